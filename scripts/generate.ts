@@ -1,0 +1,130 @@
+/**
+ * Writes generated/ from the contract in openapi/: the bundled document, its dereferenced copy (for tools with
+ * weak $ref support, such as Dredd), the TypeScript types of its paths and webhooks, and standalone HTML docs.
+ *
+ *   npm run generate            regenerate generated/
+ *   npm run generate -- --check  regenerate into a scratch folder and fail, listing them, when files differ
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const run = promisify(execFile);
+const root = resolve(fileURLToPath(import.meta.url), '../..');
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const generatedDir = join(root, 'generated');
+const contractRoot = join(root, 'openapi/openapi.yaml');
+
+/** The artefacts, in dependency order: each step may read what an earlier one wrote into `out`. */
+const steps: { file: string; make: (out: string) => Promise<unknown> }[] = [
+  {
+    file: 'openapi.json',
+    make: (out) => run(bin('redocly'), ['bundle', contractRoot, '-o', join(out, 'openapi.json')], quiet),
+  },
+  {
+    file: 'openapi.dereferenced.json',
+    make: (out) =>
+      run(bin('redocly'), ['bundle', contractRoot, '--dereferenced', '-o', join(out, 'openapi.dereferenced.json')], quiet),
+  },
+  {
+    file: 'openapi.d.ts',
+    make: (out) =>
+      run(
+        bin('openapi-typescript'),
+        [
+          join(out, 'openapi.json'),
+          '-o', join(out, 'openapi.d.ts'),
+          '--redocly', join(root, 'scripts/openapi-typescript.redocly.yaml'),
+          // Request properties with a default (entityType: LLC) may be omitted by the caller.
+          '--default-non-nullable=false',
+          '--root-types',
+          '--root-types-no-schema-prefix',
+        ],
+        quiet,
+      ),
+  },
+  {
+    file: 'docs/index.html',
+    make: async (out) => {
+      await mkdir(join(out, 'docs'), { recursive: true });
+      // --inlineBundle embeds Redoc itself, so the page renders offline.
+      return run(
+        bin('redocly'),
+        ['build-docs', join(out, 'openapi.json'), '--inlineBundle', '--title', 'Partner Formation API', '-o', join(out, 'docs/index.html')],
+        quiet,
+      );
+    },
+  },
+];
+
+const quiet = {
+  cwd: root,
+  maxBuffer: 64 * 1024 * 1024,
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+};
+
+async function generateInto(out: string): Promise<void> {
+  for (const step of steps) {
+    try {
+      await step.make(out);
+    } catch (error) {
+      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+      throw new Error(`generating ${step.file} failed:\n${stdout}${stderr}`);
+    }
+  }
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+async function staleFiles(fresh: string): Promise<string[]> {
+  const expected = await listFiles(fresh);
+  const committed = await listFiles(generatedDir);
+  const stale = committed.filter((file) => !expected.includes(file)).map((file) => `${file} (should not exist)`);
+  for (const file of expected) {
+    const [want, have] = await Promise.all([
+      readFile(join(fresh, file)),
+      readFile(join(generatedDir, file)).catch(() => undefined),
+    ]);
+    if (!have) stale.push(`${file} (missing)`);
+    else if (!want.equals(have)) stale.push(`${file} (out of date)`);
+  }
+  return stale;
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  if (!check) {
+    await rm(generatedDir, { recursive: true, force: true });
+    await mkdir(generatedDir, { recursive: true });
+    await generateInto(generatedDir);
+    console.log(`generated/: ${(await listFiles(generatedDir)).join(', ')}`);
+    return;
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'generated-'));
+  try {
+    await generateInto(scratch);
+    const stale = await staleFiles(scratch);
+    if (stale.length > 0) {
+      console.error(`generated/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join('\n  ')}`);
+      process.exitCode = 1;
+    } else {
+      console.log('generated/ is up to date with openapi/.');
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
