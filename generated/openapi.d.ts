@@ -564,7 +564,18 @@ export interface components {
              * @example true
              */
             created: boolean;
-            /** @description The companies formed for this customer, newest first. */
+            /**
+             * @description The companies formed for this customer, newest first.
+             * @example [
+             *       {
+             *         "serviceCompanyId": "com_5kHx9QaZ2mTw6RcN8vLp3JyD",
+             *         "name": "Analytical Engines LLC",
+             *         "entityType": "LLC",
+             *         "state": "DE",
+             *         "status": "SUBMITTED"
+             *       }
+             *     ]
+             */
             companies: components["schemas"]["CompanySummary"][];
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -573,7 +584,22 @@ export interface components {
          * @description A page of customers, newest first.
          */
         CustomerPage: components["schemas"]["Page"] & {
-            /** @description The items of this page, at most `limit`. */
+            /**
+             * @description The items of this page, at most `limit`.
+             * @example [
+             *       {
+             *         "serviceCustomerId": "cus_8sWq2LmX4pTn7VbK3dRz9YhC",
+             *         "email": "ada.lovelace@example.com",
+             *         "firstName": "Ada",
+             *         "lastName": "Lovelace",
+             *         "countryOfResidence": "GBR",
+             *         "phoneNumber": null,
+             *         "created": false,
+             *         "companies": [],
+             *         "createdAt": "2026-11-22T10:15:30Z"
+             *       }
+             *     ]
+             */
             data: components["schemas"]["Customer"][];
         };
         /**
@@ -1051,7 +1077,56 @@ export interface components {
          * @description A page of companies, newest first.
          */
         CompanyPage: components["schemas"]["Page"] & {
-            /** @description The items of this page, at most `limit`. */
+            /**
+             * @description The items of this page, at most `limit`.
+             * @example [
+             *       {
+             *         "serviceCompanyId": "com_5kHx9QaZ2mTw6RcN8vLp3JyD",
+             *         "serviceCustomerId": "cus_8sWq2LmX4pTn7VbK3dRz9YhC",
+             *         "entityType": "LLC",
+             *         "name": "Analytical Engines LLC",
+             *         "nameOptions": [
+             *           "Analytical Engines LLC"
+             *         ],
+             *         "state": "WY",
+             *         "naicsCode": "541511",
+             *         "description": "Software consulting.",
+             *         "responsibleParty": {
+             *           "firstName": "Ada",
+             *           "lastName": "Lovelace",
+             *           "email": "ada.lovelace@example.com"
+             *         },
+             *         "mailingAddress": {
+             *           "line1": "30 N Gould St",
+             *           "city": "Sheridan",
+             *           "region": "WY",
+             *           "postalCode": "82801",
+             *           "country": "USA"
+             *         },
+             *         "businessAddress": {
+             *           "line1": "30 N Gould St",
+             *           "city": "Sheridan",
+             *           "region": "WY",
+             *           "postalCode": "82801",
+             *           "country": "USA"
+             *         },
+             *         "status": "SUBMITTED",
+             *         "failure": null,
+             *         "filingDate": null,
+             *         "ein": null,
+             *         "createdAt": "2026-11-22T10:16:02Z",
+             *         "updatedAt": "2026-11-22T10:21:40Z",
+             *         "members": [
+             *           {
+             *             "firstName": "Ada",
+             *             "lastName": "Lovelace",
+             *             "email": "ada.lovelace@example.com",
+             *             "ownershipPercent": 100
+             *           }
+             *         ]
+             *       }
+             *     ]
+             */
             data: components["schemas"]["Company"][];
         };
         /**
@@ -1205,7 +1280,21 @@ export interface components {
          * @description A page of a company's ready documents, in the order they became ready.
          */
         DocumentPage: components["schemas"]["Page"] & {
-            /** @description The items of this page, at most `limit`. */
+            /**
+             * @description The items of this page, at most `limit`.
+             * @example [
+             *       {
+             *         "documentId": "doc_3fGh7JkL2zXc9VbN4mQw8ErT",
+             *         "serviceCompanyId": "com_5kHx9QaZ2mTw6RcN8vLp3JyD",
+             *         "type": "ARTICLES_OF_ORGANIZATION",
+             *         "fileName": "articles-of-organization.pdf",
+             *         "contentType": "application/pdf",
+             *         "sizeBytes": 48213,
+             *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+             *         "readyAt": "2026-11-24T09:00:05Z"
+             *       }
+             *     ]
+             */
             data: components["schemas"]["Document"][];
         };
         /**
@@ -1249,7 +1338,16 @@ export interface components {
          * @description A page of countries, by alpha-3 code.
          */
         CountryPage: components["schemas"]["Page"] & {
-            /** @description The items of this page, at most `limit`. */
+            /**
+             * @description The items of this page, at most `limit`.
+             * @example [
+             *       {
+             *         "code": "USA",
+             *         "alpha2": "US",
+             *         "name": "United States of America"
+             *       }
+             *     ]
+             */
             data: components["schemas"]["Country"][];
         };
         /**
@@ -1280,7 +1378,16 @@ export interface components {
          * @description A page of US states, by USPS code.
          */
         UsStatePage: components["schemas"]["Page"] & {
-            /** @description The items of this page, at most `limit`. */
+            /**
+             * @description The items of this page, at most `limit`.
+             * @example [
+             *       {
+             *         "code": "DE",
+             *         "name": "Delaware",
+             *         "type": "STATE"
+             *       }
+             *     ]
+             */
             data: components["schemas"]["UsState"][];
         };
         /**
@@ -1304,7 +1411,15 @@ export interface components {
          * @description A page of NAICS 2022 national industries, by code.
          */
         NaicsIndustryPage: components["schemas"]["Page"] & {
-            /** @description The items of this page, at most `limit`. */
+            /**
+             * @description The items of this page, at most `limit`.
+             * @example [
+             *       {
+             *         "code": "541511",
+             *         "title": "Custom Computer Programming Services"
+             *       }
+             *     ]
+             */
             data: components["schemas"]["NaicsIndustry"][];
         };
         /**
@@ -1338,7 +1453,17 @@ export interface components {
          * @description A page of state filing fees, by state then entity type.
          */
         FilingFeePage: components["schemas"]["Page"] & {
-            /** @description The items of this page, at most `limit`. */
+            /**
+             * @description The items of this page, at most `limit`.
+             * @example [
+             *       {
+             *         "state": "DE",
+             *         "entityType": "LLC",
+             *         "amountCents": 11000,
+             *         "currency": "USD"
+             *       }
+             *     ]
+             */
             data: components["schemas"]["FilingFee"][];
         };
         /**
@@ -1374,7 +1499,7 @@ export interface components {
         EventId: string;
         /**
          * WebhookEventCommon
-         * @description The properties every webhook event has; `type` says what `data` holds.
+         * @description The properties every webhook event has. Each event type adds its `data`, whose shape `type` decides.
          */
         WebhookEventCommon: {
             id: components["schemas"]["EventId"];
@@ -1384,8 +1509,6 @@ export interface components {
              */
             type: string;
             timestamp: components["schemas"]["Timestamp"];
-            /** @description What the event is about; its shape depends on `type` and is described per event type. */
-            data: Record<string, never>;
         };
         /**
          * CompanyFormationSubmittedEvent
@@ -1397,9 +1520,9 @@ export interface components {
              * @example company.formation.submitted
              * @enum {string}
              */
-            type?: "company.formation.submitted";
+            type: "company.formation.submitted";
             /** @description The company whose formation was submitted. */
-            data?: {
+            data: {
                 serviceCompanyId: components["schemas"]["CompanyId"];
                 serviceCustomerId: components["schemas"]["CustomerId"];
                 /**
@@ -1421,9 +1544,9 @@ export interface components {
              * @example company.formation.completed
              * @enum {string}
              */
-            type?: "company.formation.completed";
+            type: "company.formation.completed";
             /** @description The completed company. */
-            data?: {
+            data: {
                 serviceCompanyId: components["schemas"]["CompanyId"];
                 serviceCustomerId: components["schemas"]["CustomerId"];
                 /**
@@ -1451,9 +1574,9 @@ export interface components {
              * @example company.formation.failed
              * @enum {string}
              */
-            type?: "company.formation.failed";
+            type: "company.formation.failed";
             /** @description The failed company and why it failed. */
-            data?: {
+            data: {
                 serviceCompanyId: components["schemas"]["CompanyId"];
                 serviceCustomerId: components["schemas"]["CustomerId"];
                 /**
@@ -1481,9 +1604,9 @@ export interface components {
              * @example company.ein.issued
              * @enum {string}
              */
-            type?: "company.ein.issued";
+            type: "company.ein.issued";
             /** @description The company and its new EIN. */
-            data?: {
+            data: {
                 serviceCompanyId: components["schemas"]["CompanyId"];
                 serviceCustomerId: components["schemas"]["CustomerId"];
                 ein: components["schemas"]["Ein"];
@@ -1499,9 +1622,9 @@ export interface components {
              * @example document.ready
              * @enum {string}
              */
-            type?: "document.ready";
+            type: "document.ready";
             /** @description The company, the document and its type. */
-            data?: {
+            data: {
                 serviceCompanyId: components["schemas"]["CompanyId"];
                 serviceCustomerId: components["schemas"]["CustomerId"];
                 documentId: components["schemas"]["DocumentId"];
@@ -1518,9 +1641,9 @@ export interface components {
              * @example webhook_endpoint.disabled
              * @enum {string}
              */
-            type?: "webhook_endpoint.disabled";
+            type: "webhook_endpoint.disabled";
             /** @description The endpoint and why it was disabled. */
-            data?: {
+            data: {
                 /**
                  * Format: uri
                  * @description The endpoint that was disabled.
