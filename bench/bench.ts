@@ -1,0 +1,220 @@
+/**
+ * `npm run bench`: the mock against `prism mock -v error` and a bare node:http server, same machine, same
+ * contract, one run, side by side. Prints req/s, p50 and p99 for getCustomer and an idempotent createCustomer
+ * (a fresh Idempotency-Key per request), the ratios, the mock's start-up time, and its RSS after many creates.
+ *
+ *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, creates: { type: 'string', default: '1000000' } },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const creates = Number(values.creates);
+const key = `dk_test_${'b'.repeat(24)}`;
+const customerBody = JSON.stringify({ email: 'ada.lovelace@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR' });
+
+interface Target {
+  name: string;
+  url: string;
+  process: ChildProcess;
+  customerId: string;
+}
+
+interface Row {
+  target: string;
+  operation: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function main(): Promise<void> {
+  await run('node', ['scripts/build-mock.mjs']);
+  const targets = [
+    await startMock('mock', []),
+    await startMock('mock (response validation on)', ['--validate-responses', 'on']),
+    await startPrism(),
+    await startBare(),
+  ];
+  const rows: Row[] = [];
+  try {
+    for (const target of targets) {
+      rows.push(await measure(target, 'getCustomer', { method: 'GET', path: `/v1/partner/customers/${target.customerId}` }));
+      rows.push(await measure(target, 'createCustomer', { method: 'POST', path: '/v1/partner/customers', body: customerBody, freshKey: true }));
+    }
+    printTable(rows);
+    const mock = targets[0] as Target;
+    const startup = await startupOf();
+    console.log(`\nMock start-up: ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to first answer.`);
+    await memoryAfterCreates(mock);
+  } finally {
+    for (const target of targets) target.process.kill('SIGTERM');
+  }
+}
+
+async function measure(target: Target, operation: string, request: { method: string; path: string; body?: string; freshKey?: boolean }): Promise<Row> {
+  const headers: Record<string, string> = { authorization: key, 'content-type': 'application/json' };
+  const result = await autocannon({
+    url: target.url,
+    connections,
+    duration,
+    requests: [
+      {
+        method: request.method as 'GET',
+        path: request.path,
+        headers,
+        body: request.body,
+        // A fresh key per request: every create is a new idempotent operation, not a replay.
+        ...(request.freshKey ? { setupRequest: withFreshKey } : {}),
+      },
+    ],
+  });
+  return { target: target.name, operation, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+function withFreshKey<T extends { headers?: Record<string, string> }>(request: T): T {
+  return { ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } };
+}
+
+function printTable(rows: Row[]): void {
+  const baseline = (name: string, operation: string) => rows.find((row) => row.target === name && row.operation === operation)?.rps ?? NaN;
+  console.log(`\n${connections} connections, ${duration} s per run, one run, same machine, same contract (generated/openapi.json)\n`);
+  console.log(['target'.padEnd(32), 'operation'.padEnd(15), 'req/s'.padStart(9), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), '× prism'.padStart(8), '÷ bare'.padStart(7), 'non-2xx'.padStart(8)].join(' '));
+  for (const row of rows) {
+    console.log(
+      [
+        row.target.padEnd(32),
+        row.operation.padEnd(15),
+        Math.round(row.rps).toString().padStart(9),
+        row.p50.toFixed(1).padStart(7),
+        row.p99.toFixed(1).padStart(7),
+        (row.rps / baseline('prism mock -v error', row.operation)).toFixed(2).padStart(8),
+        (row.rps / baseline('bare node:http', row.operation)).toFixed(2).padStart(7),
+        String(row.non2xx).padStart(8),
+      ].join(' '),
+    );
+  }
+}
+
+async function memoryAfterCreates(mock: Target): Promise<void> {
+  const before = await rssOf(mock.process.pid as number);
+  const started = Date.now();
+  const result = await autocannon({
+    url: mock.url,
+    connections,
+    amount: creates,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/partner/customers',
+        headers: { authorization: key, 'content-type': 'application/json' },
+        body: customerBody,
+        setupRequest: withFreshKey,
+      },
+    ],
+  });
+  const after = await rssOf(mock.process.pid as number);
+  console.log(
+    `Mock RSS: ${mb(before)} MiB before, ${mb(after)} MiB after ${result.requests.total} idempotent creates ` +
+      `(${Math.round((Date.now() - started) / 1000)} s, ${result.non2xx} non-2xx); idempotency records are capped (--idempotency-max-records, default 100000).`,
+  );
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+}
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+
+async function startMock(name: string, extra: string[]): Promise<Target> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['.build/main.mjs', '--port', String(port), '--log-format', 'json', '--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url);
+  const response = await fetch(`${url}/v1/partner/customers`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: customerBody });
+  const answer = (await response.json()) as { payload: { serviceCustomerId: string } | null; error: unknown };
+  if (!answer.payload) throw new Error(`${name}: creating the customer to read failed: ${JSON.stringify(answer.error)}`);
+  const payload = answer.payload;
+  return { name, url, process: child, customerId: payload.serviceCustomerId };
+}
+
+async function startPrism(): Promise<Target> {
+  const port = await freePort();
+  const child = spawn('node_modules/.bin/prism', ['mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'error', 'generated/openapi.json'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url, 60_000);
+  return { name: 'prism mock -v error', url, process: child, customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
+}
+
+async function startBare(): Promise<Target> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url);
+  return { name: 'bare node:http', url, process: child, customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
+}
+
+/** Start-up of the mock, taken from its own start line, over three starts. */
+async function startupOf(): Promise<{ inProcessMs: number; wallMs: number }> {
+  const samples: { inProcessMs: number; wallMs: number }[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const port = await freePort();
+    const started = Date.now();
+    const child = spawn(process.execPath, ['.build/main.mjs', '--port', String(port), '--log-format', 'json', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(`http://127.0.0.1:${port}`);
+    const wallMs = Date.now() - started;
+    child.kill('SIGTERM');
+    const inProcessMs = Number(/"startupMs":(\d+)/.exec(output)?.[1] ?? NaN);
+    samples.push({ inProcessMs, wallMs });
+  }
+  samples.sort((a, b) => a.inProcessMs - b.inProcessMs);
+  return samples[1] as { inProcessMs: number; wallMs: number };
+}
+
+async function waitFor(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(500) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit' });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,196 @@
+/**
+ * The mock's settings: each flag has an environment-variable twin (the flag wins). Bad values are refused at
+ * start with a message naming the setting, never half-applied.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import type { Environment } from './auth/api-keys.ts';
+import { defaultContractPath } from './contract/document.ts';
+
+export interface MockConfig {
+  port: number;
+  host: string;
+  environment: Environment;
+  /** The address clients reach the mock at, for absolute URLs (document downloads). Defaults to http://host:port. */
+  publicUrl?: string;
+  webhookUrl?: string;
+  webhookSecret: string;
+  webhookSecretGenerated: boolean;
+  /** Delays before each retry of a failed delivery. */
+  webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
+  formationTimeline: 'auto' | 'manual';
+  formationStepDelayMs: number;
+  /** When set, only these keys are accepted; otherwise any well-formed key of the environment. */
+  apiKeys?: string[];
+  validateResponses: boolean;
+  rateLimitPerSecond: number;
+  idempotencyTtlMs: number;
+  idempotencyMaxRecords: number;
+  maxBodyBytes: number;
+  /** How long a document download URL stays valid (the contract publishes 15 minutes). */
+  downloadUrlTtlMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logFormat: 'pretty' | 'json';
+  contractPath: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+interface Option {
+  flag: string;
+  env: string;
+  type: 'string' | 'boolean';
+  placeholder?: string;
+  help: string;
+}
+
+const options: Option[] = [
+  { flag: 'port', env: 'PORT', type: 'string', placeholder: 'N', help: 'port to listen on (default 4010; 0 picks a free one)' },
+  { flag: 'host', env: 'HOST', type: 'string', placeholder: 'ADDR', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)' },
+  { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
+  { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
+  { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
+  { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: a new one, printed at start)' },
+  { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', type: 'string', placeholder: 'LIST', help: 'delays before each retry, e.g. 1s,5s,30s (default 0.5s,1s,2s,4s,8s,16s,16s: the published schedule, scaled down)' },
+  { flag: 'webhook-timeout', env: 'WEBHOOK_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a delivery attempt may take (default 15s)' },
+  { flag: 'formation-timeline', env: 'FORMATION_TIMELINE', type: 'string', placeholder: 'MODE', help: 'auto (default: formations advance by themselves) or manual (only simulateCompanyFormation moves them)' },
+  { flag: 'formation-step-delay', env: 'FORMATION_STEP_DELAY', type: 'string', placeholder: 'DURATION', help: 'delay before each automatic formation step (default 2s)' },
+  { flag: 'api-keys', env: 'API_KEYS', type: 'string', placeholder: 'LIST', help: 'comma-separated keys to accept (default: any well-formed key of the environment, each its own partner)' },
+  { flag: 'validate-responses', env: 'VALIDATE_RESPONSES', type: 'string', placeholder: 'on|off', help: 'check every response against the contract (default on; also switchable at run time)' },
+  { flag: 'rate-limit', env: 'RATE_LIMIT', type: 'string', placeholder: 'N', help: 'requests per second per key, bursts of twice that, at most 500000 (default 25 in sandbox, 100 in production)' },
+  { flag: 'idempotency-ttl', env: 'IDEMPOTENCY_TTL', type: 'string', placeholder: 'DURATION', help: 'how long idempotency keys are kept (default 24h, as published)' },
+  { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', type: 'string', placeholder: 'N', help: 'cap on stored idempotency records, oldest dropped first (default 100000)' },
+  { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: 'how long document download URLs stay valid (default 15m, as published)' },
+  { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
+  { flag: 'log-format', env: 'LOG_FORMAT', type: 'string', placeholder: 'FORMAT', help: 'pretty (default on a terminal) or json (default otherwise)' },
+  { flag: 'contract', env: 'CONTRACT_PATH', type: 'string', placeholder: 'FILE', help: 'the bundled contract to serve (default generated/openapi.json)' },
+  { flag: 'help', env: '', type: 'boolean', help: 'print this help and exit' },
+];
+
+export function helpText(): string {
+  const rows = options.map((option) => {
+    const left = `  --${option.flag}${option.placeholder ? ` ${option.placeholder}` : ''}`;
+    const env = option.env ? ` [${option.env}]` : '';
+    return `${left.padEnd(38)}${option.help}${env}`;
+  });
+  return [
+    'Usage: npm start -- [options]',
+    '',
+    'The Partner Formation API mock: validates every request against the contract, keeps state per API key,',
+    'advances formations and delivers signed webhooks. Admin routes are under /_mock/ (see README).',
+    '',
+    'Options (environment variable in brackets; a flag wins over its variable):',
+    ...rows,
+  ].join('\n');
+}
+
+export type ParsedCommandLine = { help: true } | { help: false; config: MockConfig };
+
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedCommandLine {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: Object.fromEntries(options.map((option) => [option.flag, { type: option.type }])),
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run with --help to see the options.`);
+  }
+  if (parsed.values.help) return { help: true };
+  const value = (flag: string): string | undefined => {
+    const fromFlag = parsed.values[flag];
+    if (typeof fromFlag === 'string') return fromFlag;
+    const option = options.find((o) => o.flag === flag);
+    const fromEnv = option?.env ? env[option.env] : undefined;
+    return fromEnv === '' ? undefined : fromEnv;
+  };
+
+  const environment = oneOf(value('environment') ?? 'sandbox', 'environment', ['sandbox', 'production'] as const);
+  const secret = value('webhook-secret');
+  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret)) {
+    throw new ConfigError('--webhook-secret must be whsec_ followed by a base64 secret (at least 16 characters)');
+  }
+  const webhookUrl = value('webhook-url');
+  if (webhookUrl !== undefined) url(webhookUrl, 'webhook-url');
+  const publicUrl = value('public-url');
+  if (publicUrl !== undefined) url(publicUrl, 'public-url');
+  const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
+  const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
+  const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !/^dk_(test|live)_[A-Za-z0-9]{24,64}$/.test(key));
+  if (foreign) throw new ConfigError(`--api-keys: ${foreign.slice(0, 12)}… is not a well-formed ${prefix} key for the ${environment} environment`);
+
+  return {
+    help: false,
+    config: {
+      port: integer(value('port') ?? '4010', 'port', 0, 65535),
+      host: value('host') ?? '127.0.0.1',
+      environment,
+      publicUrl: publicUrl?.replace(/\/+$/, ''),
+      webhookUrl,
+      webhookSecret: secret ?? `whsec_${randomBytes(24).toString('base64')}`,
+      webhookSecretGenerated: secret === undefined,
+      webhookRetryDelaysMs: (value('webhook-retry-delays') ?? '0.5s,1s,2s,4s,8s,16s,16s').split(',').map((item) => duration(item.trim(), 'webhook-retry-delays')),
+      webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? '15s', 'webhook-timeout'), 'webhook-timeout'),
+      formationTimeline: oneOf(value('formation-timeline') ?? 'auto', 'formation-timeline', ['auto', 'manual'] as const),
+      formationStepDelayMs: duration(value('formation-step-delay') ?? '2s', 'formation-step-delay'),
+      apiKeys: apiKeys?.length ? apiKeys : undefined,
+      validateResponses: onOff(value('validate-responses') ?? 'on', 'validate-responses'),
+      // At most 500000: bursts are twice the rate, and the contract bounds RateLimit-Remaining at 1000000.
+      rateLimitPerSecond: integer(value('rate-limit') ?? (environment === 'sandbox' ? '25' : '100'), 'rate-limit', 1, 500_000),
+      idempotencyTtlMs: duration(value('idempotency-ttl') ?? '24h', 'idempotency-ttl'),
+      idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
+      maxBodyBytes: 1024 * 1024,
+      downloadUrlTtlMs: duration(value('download-url-ttl') ?? '15m', 'download-url-ttl'),
+      logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+      logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
+      contractPath: value('contract') ?? defaultContractPath,
+    },
+  };
+}
+
+function oneOf<const T extends readonly string[]>(raw: string, name: string, allowed: T): T[number] {
+  if (!allowed.includes(raw)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}`);
+  return raw as T[number];
+}
+
+function integer(raw: string, name: string, min: number, max: number): number {
+  const number = Number(raw);
+  if (!/^\d+$/.test(raw) || number < min || number > max) throw new ConfigError(`--${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(raw)}`);
+  return number;
+}
+
+// The dispatcher refuses a zero timeout too, but only once the mock starts, and without naming the flag.
+function positive(milliseconds: number, name: string): number {
+  if (milliseconds <= 0) throw new ConfigError(`--${name} must be at least 1ms; got ${milliseconds}ms`);
+  return milliseconds;
+}
+
+function onOff(raw: string, name: string): boolean {
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`--${name} must be on or off; got ${JSON.stringify(raw)}`);
+}
+
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `250ms`, `1.5s`, `5m`, `24h`, or a bare number of milliseconds. */
+export function duration(raw: string, name: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw);
+  if (!match) throw new ConfigError(`--${name} must be a duration such as 500ms, 2s, 5m or 24h; got ${JSON.stringify(raw)}`);
+  return Math.round(Number(match[1]) * (units[match[2] ?? 'ms'] as number));
+}
+
+function url(raw: string, name: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`--${name} must be an absolute http(s) URL; got ${JSON.stringify(raw)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`--${name} must be an http(s) URL; got ${JSON.stringify(raw)}`);
+}

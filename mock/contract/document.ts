@@ -1,0 +1,57 @@
+/** The bundled contract (generated/openapi.json), read once: everything the mock knows comes from here. */
+import { readFile } from 'node:fs/promises';
+import { projectPath } from '../project-root.ts';
+
+export const defaultContractPath = projectPath('generated', 'openapi.json');
+
+export type JsonObject = { [key: string]: unknown };
+
+export interface ContractDocument extends JsonObject {
+  openapi: string;
+  paths: Record<string, JsonObject>;
+  components: Record<string, Record<string, JsonObject>>;
+  webhooks?: Record<string, JsonObject>;
+}
+
+export async function loadContract(path: string = defaultContractPath): Promise<ContractDocument> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the contract at ${path}: ${(error as Error).message}. Run \`npm run generate\`.`);
+  }
+  const document = JSON.parse(text) as ContractDocument;
+  if (typeof document.openapi !== 'string' || !document.openapi.startsWith('3.1')) {
+    throw new Error(`${path} is not an OpenAPI 3.1 document`);
+  }
+  return document;
+}
+
+/** Follows local `$ref`s (`#/components/…`) until a real node is reached. */
+export function deref<T = JsonObject>(document: ContractDocument, node: unknown): T {
+  let current = node as JsonObject;
+  for (let hops = 0; typeof current?.$ref === 'string'; hops += 1) {
+    if (hops > 32) throw new Error(`$ref cycle at ${String(current.$ref)}`);
+    current = pointer(document, current.$ref as string) as JsonObject;
+  }
+  return current as T;
+}
+
+export function pointer(document: ContractDocument, ref: string): unknown {
+  if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported in the bundle, got ${ref}`);
+  return ref
+    .slice(2)
+    .split('/')
+    .map((token) => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, key) => {
+      if (node === null || typeof node !== 'object' || !(key in node)) throw new Error(`unresolvable $ref ${ref}`);
+      return (node as JsonObject)[key];
+    }, document);
+}
+
+/** The values of a string enum schema of the contract, such as ErrorCode. */
+export function enumValues(document: ContractDocument, schemaName: string): readonly string[] {
+  const schema = document.components.schemas?.[schemaName];
+  if (!schema || !Array.isArray(schema.enum)) throw new Error(`the contract has no enum schema ${schemaName}`);
+  return schema.enum as string[];
+}

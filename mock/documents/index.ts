@@ -1,0 +1,2 @@
+export * from './pdf.js';
+export * from './signed-url.js';

@@ -1,0 +1,82 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type DownloadUrlVerdict = 'valid' | 'expired' | 'invalid';
+
+export interface DownloadUrlSignerOptions {
+  /** The HMAC key; a random secret per process is enough, since URLs live 15 minutes and die with the process. */
+  readonly secret: Buffer;
+  /** How long a URL stays valid; the contract promises 15 minutes. */
+  readonly ttlSeconds?: number;
+  /** Milliseconds since the epoch; injectable so that expiry can be tested without waiting. */
+  readonly now?: () => number;
+}
+
+export interface DownloadUrlSigner {
+  sign(target: { baseUrl: string; companyId: string; documentId: string }): { url: string; expiresAt: Date };
+  verify(query: {
+    companyId: string;
+    documentId: string;
+    expires: string | number;
+    signature: string;
+  }): DownloadUrlVerdict;
+}
+
+export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 900;
+const MIN_SECRET_BYTES = 16;
+const GENERATED_SECRET_BYTES = 32;
+// The contract bounds `expires` to 0..99999999999 and `signature` to 1..128 base64url characters.
+const EXPIRES_PATTERN = /^(0|[1-9][0-9]{0,10})$/;
+const SIGNATURE_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+// Ties each MAC to this use of the key, should the same secret ever sign anything else.
+const PURPOSE = 'partner-formation/document-download/v1';
+
+/** A fresh random key for `createDownloadUrlSigner`. */
+export function createDownloadUrlSecret(): Buffer {
+  return randomBytes(GENERATED_SECRET_BYTES);
+}
+
+/**
+ * Signs and checks the capability URLs of `downloadCompanyDocument`: the MAC covers the company, the document and
+ * the expiry, so changing any of them (or the signature) makes the URL invalid.
+ */
+export function createDownloadUrlSigner(options: DownloadUrlSignerOptions): DownloadUrlSigner {
+  const { secret, ttlSeconds = DEFAULT_DOWNLOAD_URL_TTL_SECONDS, now = () => Date.now() } = options;
+  if (!Buffer.isBuffer(secret) || secret.length < MIN_SECRET_BYTES) {
+    throw new RangeError(`the download URL secret must be a Buffer of at least ${MIN_SECRET_BYTES} bytes`);
+  }
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) {
+    throw new RangeError('ttlSeconds must be a positive integer');
+  }
+  const key = Buffer.from(secret);
+
+  // JSON keeps the three parts apart unambiguously, whatever characters the identifiers hold.
+  const mac = (companyId: string, documentId: string, expires: string): string =>
+    createHmac('sha256', key).update(JSON.stringify([PURPOSE, companyId, documentId, expires])).digest('base64url');
+
+  return {
+    sign({ baseUrl, companyId, documentId }) {
+      const expires = String(Math.floor(now() / 1000) + ttlSeconds);
+      const url = new URL(
+        `${baseUrl.replace(/\/+$/, '')}/v1/partner/companies/${encodeURIComponent(companyId)}` +
+          `/documents/${encodeURIComponent(documentId)}/content`,
+      );
+      url.searchParams.set('expires', expires);
+      url.searchParams.set('signature', mac(companyId, documentId, expires));
+      return { url: url.toString(), expiresAt: new Date(Number(expires) * 1000) };
+    },
+
+    verify({ companyId, documentId, expires, signature }) {
+      if (typeof companyId !== 'string' || typeof documentId !== 'string') return 'invalid';
+      if (typeof signature !== 'string' || !SIGNATURE_PATTERN.test(signature)) return 'invalid';
+      // Only the canonical decimal form was ever signed, so "0900" or "9e2" cannot stand in for 900.
+      const expiresText = typeof expires === 'number' && Number.isSafeInteger(expires) ? String(expires) : expires;
+      if (typeof expiresText !== 'string' || !EXPIRES_PATTERN.test(expiresText)) return 'invalid';
+
+      const expected = Buffer.from(mac(companyId, documentId, expiresText));
+      const given = Buffer.from(signature);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+      // Only after the MAC matched: an altered expiry must read as tampering, not as an honest timeout.
+      return now() > Number(expiresText) * 1000 ? 'expired' : 'valid';
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/** Everything known about one request while it walks the pipeline, and the response once one is decided. */
+import type { IncomingMessage } from 'node:http';
+import type { ContractOperation } from '../contract/operations.ts';
+import type { ValidatedRequest } from '../validation/request-validator.ts';
+import type { Partner } from '../auth/api-keys.ts';
+import { ApiError } from './api-error.ts';
+
+export interface SerializedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+  /** The JSON value of `body`, kept for response validation and the journal. */
+  json?: unknown;
+}
+
+export interface Exchange {
+  readonly request: IncomingMessage;
+  readonly method: string;
+  readonly url: URL;
+  readonly startedAt: bigint;
+  requestId: string;
+  operation?: ContractOperation;
+  pathParams: Record<string, string>;
+  partner?: Partner;
+  rawBody?: Buffer;
+  /** The parsed body; `undefined` when there is none. */
+  body?: unknown;
+  bodyMalformed?: string;
+  validated?: ValidatedRequest;
+  /** Headers every answer carries, whatever decided it (rate-limit headers). */
+  commonHeaders: Record<string, string>;
+  response?: SerializedResponse;
+  /** Set when the answer is the replay of a stored one. */
+  replayed?: boolean;
+  contractViolations?: string[];
+}
+
+export type Reply =
+  | { status: number; payload: unknown; headers?: Record<string, string> }
+  | { status: number; file: Uint8Array; contentType: string; headers?: Record<string, string> };
+
+export function respond(exchange: Exchange, reply: Reply | ApiError): void {
+  if (reply instanceof ApiError) {
+    const error = {
+      code: reply.code,
+      message: reply.message,
+      requestId: exchange.requestId,
+      ...(reply.details ? { details: reply.details } : {}),
+    };
+    const json = { payload: null, error };
+    exchange.response = { status: reply.status, headers: { ...reply.headers, 'content-type': 'application/json' }, body: JSON.stringify(json), json };
+    return;
+  }
+  if ('file' in reply) {
+    exchange.response = { status: reply.status, headers: { ...reply.headers, 'content-type': reply.contentType }, body: reply.file };
+    return;
+  }
+  const json = { payload: reply.payload, error: {} };
+  exchange.response = { status: reply.status, headers: { ...reply.headers, 'content-type': 'application/json' }, body: JSON.stringify(json), json };
+}

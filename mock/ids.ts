@@ -1,0 +1,12 @@
+/** Identifiers as the contract shapes them: a prefix and 24 letters and digits (`cus_…`, `com_…`, `doc_…`, `evt_…`). */
+import { randomInt } from 'node:crypto';
+
+const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export type IdPrefix = 'cus' | 'com' | 'doc' | 'evt';
+
+export function newId(prefix: IdPrefix): string {
+  let id = `${prefix}_`;
+  for (let i = 0; i < 24; i += 1) id += alphabet[randomInt(alphabet.length)];
+  return id;
+}

@@ -1,0 +1,74 @@
+/** createCompany (submits a formation), getCompany, listCompanies. */
+import type { Company, EntityType, FormationStatus } from '../../../generated/openapi.js';
+import { notFound, validationFailed } from '../../http/api-error.ts';
+import type { CursorCodec } from '../../http/cursor.ts';
+import { newId } from '../../ids.ts';
+import type { FormationEngine } from '../../formation/formation-engine.ts';
+import type { Store } from '../../store/store.ts';
+import { partnerOf, type Handlers } from '../handler.ts';
+import { listPayload, readListQuery } from '../paging.ts';
+import { checkFormationRules, type FormationRequest } from './formation-rules.ts';
+
+export function companyHandlers(services: { store: Store; cursors: CursorCodec; formation: FormationEngine; now: () => Date }): Handlers {
+  const { store, cursors, formation, now } = services;
+  return {
+    async createCompany(context) {
+      const partner = partnerOf(context);
+      const request = context.body as FormationRequest;
+      const customer = await store.getCustomer(partner.id, request.serviceCustomerId);
+      const problems = checkFormationRules(request, customer !== undefined);
+      if (problems.length > 0) throw validationFailed(problems);
+      const company = newCompany(request, now());
+      await store.insertCompany(partner.id, company);
+      formation.start(partner.id, company);
+      return { status: 202, payload: company };
+    },
+
+    async getCompany(context) {
+      const partner = partnerOf(context);
+      const companyId = context.pathParams.companyId as string;
+      const company = await store.getCompany(partner.id, companyId);
+      if (!company) throw notFound(`company ${companyId}`);
+      return { status: 200, payload: company };
+    },
+
+    async listCompanies(context) {
+      const partner = partnerOf(context);
+      const filter = {
+        serviceCustomerId: context.query.serviceCustomerId as string | undefined,
+        status: context.query.status as FormationStatus | undefined,
+        entityType: context.query.entityType as EntityType | undefined,
+      };
+      const query = readListQuery(context.query, cursors, filter);
+      const page = await store.listCompanies(partner.id, filter, query);
+      return { status: 200, payload: listPayload(page, cursors, filter) };
+    },
+  };
+}
+
+function newCompany(request: FormationRequest, at: Date): Company {
+  const timestamp = at.toISOString();
+  const { taxId: _never, ...responsibleParty } = request.responsibleParty;
+  const common = {
+    serviceCompanyId: newId('com'),
+    serviceCustomerId: request.serviceCustomerId,
+    name: request.nameOptions[0] as string,
+    nameOptions: request.nameOptions,
+    state: request.state,
+    naicsCode: request.naicsCode,
+    description: request.description,
+    // The tax id is write-only: it is used for the EIN application and never returned.
+    responsibleParty,
+    mailingAddress: request.mailingAddress,
+    businessAddress: request.businessAddress,
+    status: 'PENDING' as const,
+    failure: null,
+    filingDate: null,
+    ein: null,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  };
+  return request.entityType === 'CCorp'
+    ? { ...common, entityType: 'CCorp', executiveMembers: request.executiveMembers, shareStructure: request.shareStructure }
+    : { ...common, entityType: 'LLC', members: request.members };
+}

@@ -1,0 +1,16 @@
+/** Every answer carries `x-request-id`: the caller's, when it is a valid one, or a generated one. */
+import { randomBytes } from 'node:crypto';
+import type { Step } from '../http/pipeline.ts';
+
+const validRequestId = /^[!-~]{1,200}$/;
+
+export const assignRequestId: Step = (exchange, next) => {
+  const sent = exchange.request.headers['x-request-id'];
+  // An invalid one is reported by request validation (header /x-request-id); the answer still needs an id.
+  exchange.requestId = typeof sent === 'string' && validRequestId.test(sent) ? sent : newRequestId();
+  return next();
+};
+
+export function newRequestId(): string {
+  return `req_${randomBytes(9).toString('base64url')}`;
+}

@@ -1,0 +1,55 @@
+/**
+ * Idempotency of the creates, as the contract publishes it: same key and body → the stored answer again with
+ * `Idempotent-Replayed: true` (nothing runs, nothing is sent); same key, other body → 409 REUSED; same key while
+ * the first is still running → 409 IN_PROGRESS with Retry-After. 4xx outcomes are stored, 5xx are not.
+ */
+import { ApiError } from '../http/api-error.ts';
+import { respond } from '../http/exchange.ts';
+import type { Step } from '../http/pipeline.ts';
+import { fingerprintOf } from '../idempotency/fingerprint.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+
+const validKey = /^[!-~]{1,255}$/;
+
+export function enforceIdempotency(store: IdempotencyStore): Step {
+  return async (exchange, next) => {
+    const operation = exchange.operation;
+    if (!operation?.idempotent) return next();
+    const key = exchange.request.headers['idempotency-key'];
+    if (key === undefined) {
+      respond(exchange, new ApiError(400, 'E_IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key is required on this operation.'));
+      return;
+    }
+    if (typeof key !== 'string' || !validKey.test(key)) {
+      respond(exchange, new ApiError(400, 'E_IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 visible ASCII characters.'));
+      return;
+    }
+    const scope = `${exchange.partner?.id ?? ''}\u0000${operation.operationId}\u0000${key}`;
+    const fingerprint = fingerprintOf(exchange.body, exchange.rawBody);
+    const record = store.get(scope);
+    if (record) {
+      if (record.fingerprint !== fingerprint) {
+        respond(exchange, new ApiError(409, 'E_IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different body; use a fresh key for a new request.'));
+      } else if (record.state === 'in-flight') {
+        respond(exchange, new ApiError(409, 'E_IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry after Retry-After.', undefined, { 'retry-after': '1' }));
+      } else {
+        exchange.replayed = true;
+        exchange.response = { ...record.response, headers: { ...record.response.headers, 'idempotent-replayed': 'true' } };
+      }
+      return;
+    }
+    store.begin(scope, fingerprint);
+    try {
+      await next();
+    } finally {
+      const response = exchange.response;
+      if (!response || response.status >= 500) {
+        store.abandon(scope);
+      } else {
+        response.headers['idempotent-replayed'] = 'false';
+        // The stored answer keeps its own request id: the replayed body's error.requestId must match the header.
+        store.complete(scope, { ...response, headers: { ...response.headers, 'x-request-id': exchange.requestId } });
+      }
+    }
+  };
+}

@@ -1,0 +1,96 @@
+/** Turns JSON Schema errors into the contract's `FieldError`s, with the FieldErrorCode of each keyword. */
+import type { ErrorObject } from 'ajv';
+import type { FieldError, FieldErrorCode } from '../../generated/openapi.js';
+
+const codeOfKeyword: Record<string, FieldErrorCode> = {
+  required: 'E_REQUIRED',
+  additionalProperties: 'E_UNKNOWN_FIELD',
+  unevaluatedProperties: 'E_UNKNOWN_FIELD',
+  type: 'E_TYPE',
+  format: 'E_FORMAT',
+  pattern: 'E_PATTERN',
+  minLength: 'E_TOO_SHORT',
+  maxLength: 'E_TOO_LONG',
+  minimum: 'E_OUT_OF_RANGE',
+  maximum: 'E_OUT_OF_RANGE',
+  exclusiveMinimum: 'E_OUT_OF_RANGE',
+  exclusiveMaximum: 'E_OUT_OF_RANGE',
+  multipleOf: 'E_OUT_OF_RANGE',
+  enum: 'E_NOT_ALLOWED_VALUE',
+  const: 'E_NOT_ALLOWED_VALUE',
+  minItems: 'E_TOO_FEW_ITEMS',
+  maxItems: 'E_TOO_MANY_ITEMS',
+  uniqueItems: 'E_DUPLICATE_ITEMS',
+};
+
+// Composite keywords only say "a branch failed"; the branch's own errors say what.
+const compositeKeywords = new Set(['oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not']);
+
+export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined, location: FieldError['in'], prefix = ''): FieldError[] {
+  if (!errors?.length) return [];
+  const concrete = errors.filter((error) => !compositeKeywords.has(error.keyword));
+  const chosen = concrete.length > 0 ? concrete : errors;
+  const seen = new Set<string>();
+  const result: FieldError[] = [];
+  for (const error of chosen) {
+    const fieldError = toFieldError(error, location, prefix);
+    const key = `${fieldError.field}|${fieldError.code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(fieldError);
+  }
+  return result;
+}
+
+function toFieldError(error: ErrorObject, location: FieldError['in'], prefix: string): FieldError {
+  const params = error.params as Record<string, unknown>;
+  let field = prefix + error.instancePath;
+  if (error.keyword === 'required') field += `/${escapeToken(String(params.missingProperty))}`;
+  if (error.keyword === 'additionalProperties') field += `/${escapeToken(String(params.additionalProperty))}`;
+  if (error.keyword === 'unevaluatedProperties') field += `/${escapeToken(String(params.unevaluatedProperty))}`;
+  return { in: location, field, code: codeOfKeyword[error.keyword] ?? 'E_INVALID', message: messageOf(error) };
+}
+
+function messageOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'Required.';
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return 'Unknown property: the contract does not define it here.';
+    case 'type':
+      return `Must be of type ${String(params.type)}.`;
+    case 'format':
+      return `Must be a valid ${String(params.format)}.`;
+    case 'pattern':
+      return `Must match ${String(params.pattern)}.`;
+    case 'minLength':
+      return `Must be at least ${String(params.limit)} characters long.`;
+    case 'maxLength':
+      return `Must be at most ${String(params.limit)} characters long.`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `Must be ${String(params.comparison)} ${String(params.limit)}.`;
+    case 'multipleOf':
+      return `Must be a multiple of ${String(params.multipleOf)}.`;
+    case 'enum':
+      return `Must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}.`;
+    case 'const':
+      return `Must be ${String(params.allowedValue)}.`;
+    case 'minItems':
+      return `Must have at least ${String(params.limit)} items.`;
+    case 'maxItems':
+      return `Must have at most ${String(params.limit)} items.`;
+    case 'uniqueItems':
+      return `Must not repeat an item (items ${String(params.j)} and ${String(params.i)} are equal).`;
+    default:
+      return error.message ? `${error.message[0]?.toUpperCase()}${error.message.slice(1)}.` : 'Invalid.';
+  }
+}
+
+export function escapeToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}

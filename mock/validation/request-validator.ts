@@ -1,0 +1,161 @@
+/**
+ * Validates a request's parameters and body against its operation in the contract, with JSON Schema validators
+ * compiled once from the bundle. Prism's engine reaches the same verdicts (tests/mock/validation), at a fraction
+ * of the cost per request.
+ */
+import type { ValidateFunction } from 'ajv';
+import type { FieldError } from '../../generated/openapi.js';
+import { deref, type ContractDocument, type JsonObject } from '../contract/document.ts';
+import type { ContractOperation, ContractParameter } from '../contract/operations.ts';
+import { escapeToken, toFieldErrors } from './field-errors.ts';
+import type { SchemaCompiler } from './schema-compiler.ts';
+
+export interface IncomingRequestParts {
+  pathParams: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, or undefined when the request has none. */
+  body: unknown;
+}
+
+export interface ValidatedRequest {
+  pathParams: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export type RequestVerdict = { ok: true; request: ValidatedRequest } | { ok: false; details: FieldError[] };
+
+export type RequestValidator = (parts: IncomingRequestParts) => RequestVerdict;
+
+/** Headers another stage answers for with its own codes (auth, idempotency). */
+const headersCheckedElsewhere = new Set(['authorization', 'idempotency-key', 'content-type']);
+
+export function compileRequestValidator(
+  document: ContractDocument,
+  operation: ContractOperation,
+  compiler: SchemaCompiler,
+): RequestValidator {
+  const parameters = operation.parameters
+    .filter((p) => !(p.in === 'header' && headersCheckedElsewhere.has(p.name.toLowerCase())))
+    .map((parameter) => compileParameter(document, parameter, compiler));
+  const body = operation.requestBody?.jsonSchema
+    ? compileBody(document, operation.requestBody.jsonSchema, compiler)
+    : undefined;
+  const bodyRequired = operation.requestBody?.required === true;
+
+  return (parts) => {
+    const details: FieldError[] = [];
+    const validated: ValidatedRequest = { pathParams: {}, query: {}, body: parts.body };
+    for (const parameter of parameters) {
+      const raw = parameter.read(parts);
+      if (raw === undefined) {
+        if (parameter.required) details.push({ in: parameter.in, field: `/${parameter.name}`, code: 'E_REQUIRED', message: 'Required.' });
+        continue;
+      }
+      const value = parameter.coerce(raw);
+      if (!parameter.validate(value)) details.push(...toFieldErrors(parameter.validate.errors, parameter.in, `/${escapeToken(parameter.name)}`));
+      else if (parameter.in === 'path') validated.pathParams[parameter.name] = value;
+      else if (parameter.in === 'query') validated.query[parameter.name] = value;
+    }
+    if (body) {
+      if (parts.body === undefined) {
+        if (bodyRequired) details.push({ in: 'body', field: '', code: 'E_REQUIRED', message: 'A JSON body is required.' });
+      } else {
+        details.push(...body(parts.body));
+      }
+    }
+    return details.length > 0 ? { ok: false, details } : { ok: true, request: validated };
+  };
+}
+
+interface CompiledParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  read(parts: IncomingRequestParts): string | undefined;
+  coerce(raw: string): unknown;
+  validate: ValidateFunction;
+}
+
+function compileParameter(document: ContractDocument, parameter: ContractParameter, compiler: SchemaCompiler): CompiledParameter {
+  const location = parameter.in === 'cookie' ? 'header' : parameter.in;
+  const type = deref(document, parameter.schema).type;
+  const headerName = parameter.name.toLowerCase();
+  return {
+    name: parameter.name,
+    in: location,
+    required: parameter.required,
+    read(parts) {
+      if (location === 'path') return parts.pathParams[parameter.name];
+      if (location === 'query') return parts.query.get(parameter.name) ?? undefined;
+      const value = parts.headers[headerName];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    // Query, path and header values arrive as text: read them as the type the contract declares.
+    coerce(raw) {
+      if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+      if (type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+      return raw;
+    },
+    validate: compiler.compile(parameter.schema),
+  };
+}
+
+type BodyValidator = (body: unknown) => FieldError[];
+
+/**
+ * A body that is a `oneOf` of object variants, each fixing one property to one value (entityType: LLC | CCorp),
+ * is validated against the variant that property selects: the errors then speak of that variant only, not of
+ * every branch. A variant whose selector has a `default` is chosen when the property is absent.
+ */
+function compileBody(document: ContractDocument, schema: JsonObject, compiler: SchemaCompiler): BodyValidator {
+  const resolved = deref(document, schema);
+  const selector = Array.isArray(resolved.oneOf) ? findSelector(document, resolved.oneOf as JsonObject[]) : undefined;
+  if (!selector) {
+    const validate = compiler.compile(schema);
+    return (body) => (validate(body) ? [] : toFieldErrors(validate.errors, 'body'));
+  }
+  const variants = new Map<unknown, ValidateFunction>(selector.variants.map(({ value, schema: variant }) => [value, compiler.compile(variant)]));
+  const allowed = selector.variants.map(({ value }) => String(value));
+  return (body) => {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return [{ in: 'body', field: '', code: 'E_TYPE', message: 'Must be of type object.' }];
+    }
+    const value = (body as JsonObject)[selector.property] ?? selector.defaultValue;
+    const validate = variants.get(value);
+    if (!validate) {
+      return value === undefined
+        ? [{ in: 'body', field: `/${selector.property}`, code: 'E_REQUIRED', message: 'Required.' }]
+        : [{ in: 'body', field: `/${selector.property}`, code: 'E_NOT_ALLOWED_VALUE', message: `Must be one of ${allowed.join(', ')}.` }];
+    }
+    return validate(body) ? [] : toFieldErrors(validate.errors, 'body');
+  };
+}
+
+interface Selector {
+  property: string;
+  defaultValue: unknown;
+  variants: { value: unknown; schema: JsonObject }[];
+}
+
+function findSelector(document: ContractDocument, oneOf: JsonObject[]): Selector | undefined {
+  const variants = oneOf.map((variant) => ({ ref: variant, schema: deref(document, variant) }));
+  const first = variants[0]?.schema.properties as Record<string, JsonObject> | undefined;
+  for (const property of Object.keys(first ?? {})) {
+    const values = variants.map(({ schema }) => singleValue(document, (schema.properties as Record<string, JsonObject>)?.[property]));
+    if (values.some((value) => value === undefined) || new Set(values).size !== values.length) continue;
+    const defaultValue = variants
+      .map(({ schema }) => deref(document, (schema.properties as Record<string, JsonObject>)[property]).default)
+      .find((value) => value !== undefined);
+    return { property, defaultValue, variants: variants.map(({ ref }, index) => ({ value: values[index], schema: ref })) };
+  }
+  return undefined;
+}
+
+function singleValue(document: ContractDocument, schema: JsonObject | undefined): unknown {
+  if (!schema) return undefined;
+  const resolved = deref(document, schema);
+  if ('const' in resolved) return resolved.const;
+  return Array.isArray(resolved.enum) && resolved.enum.length === 1 ? resolved.enum[0] : undefined;
+}

@@ -1,0 +1,37 @@
+/**
+ * The after-all check of every HTTP test file: the mock validates each of its responses against the contract and
+ * keeps the verdict in its request journal, so a file whose requests all passed can still have made the mock
+ * answer something the contract forbids. That must fail the file too.
+ */
+import { expect } from 'vitest';
+import type { JournalEntry } from '../../../mock/admin/request-journal.ts';
+
+export async function journalOf(mock: { url: string }): Promise<JournalEntry[]> {
+  const response = await fetch(`${mock.url}/_mock/requests?limit=10000`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { requests: JournalEntry[] }).requests;
+}
+
+/**
+ * Fails when a journaled request broke the contract, or was answered 5xx, without the test expecting it. A test that
+ * provokes either on purpose sends its own `x-request-id` and lists it in `expected5xx` (an answer that breaks the
+ * contract is always sent as a 500).
+ */
+export async function expectCleanJournal(mock: { url: string }, options: { expected5xx?: Iterable<string> } = {}): Promise<void> {
+  const expected = new Set(options.expected5xx ?? []);
+  const entries = await journalOf(mock);
+  const violations = entries.filter((entry) => entry.contractViolations !== undefined && !expected.has(entry.requestId));
+  const unexpected5xx = entries.filter((entry) => entry.status >= 500 && !expected.has(entry.requestId));
+  expect(violations, 'responses that broke the contract').toEqual([]);
+  expect(unexpected5xx, 'unexpected 5xx answers').toEqual([]);
+}
+
+/** Checks the journal, then closes the mock whatever the check found. */
+export async function closeCheckingJournal(mock: { url: string; close(): Promise<void> } | undefined, options: { expected5xx?: Iterable<string> } = {}): Promise<void> {
+  if (!mock) return;
+  try {
+    await expectCleanJournal(mock, options);
+  } finally {
+    await mock.close();
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { newEventId } from '../../../mock/webhooks/event-id.ts';
+import { buildEndpointDisabledEvent, toTimestamp } from '../../../mock/webhooks/events.ts';
+import { createRingBuffer } from '../../../mock/webhooks/ring-buffer.ts';
+import { contractAttemptTimeoutMs, contractRetryScheduleMs, scaleSchedule } from '../../../mock/webhooks/schedule.ts';
+import { contractValidator } from './support/fixtures.ts';
+
+describe('newEventId', () => {
+  it('makes contract-shaped ids that do not repeat', async () => {
+    const validate = await contractValidator('EventId');
+    const ids = Array.from({ length: 2_000 }, newEventId);
+
+    expect(ids.every((id) => validate(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('the retry schedule', () => {
+  it('is the contract\'s: seven retries, eight attempts over about 28 hours, 15 s per attempt', () => {
+    expect(contractRetryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
+    expect(contractRetryScheduleMs.reduce((sum, delay) => sum + delay, 0) / 3_600_000).toBeCloseTo(27.6, 1);
+    expect(contractAttemptTimeoutMs).toBe(15_000);
+  });
+
+  it('scales to whole milliseconds, never below zero', () => {
+    expect(scaleSchedule(contractRetryScheduleMs, 1 / 1_000)).toEqual([5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]);
+    expect(scaleSchedule([3, 10], 0.1)).toEqual([0, 1]);
+    expect(() => scaleSchedule([1], -1)).toThrow(RangeError);
+    expect(() => scaleSchedule([1], Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('createRingBuffer', () => {
+  it('keeps the newest items, oldest first', () => {
+    const buffer = createRingBuffer<number>(3);
+    for (let n = 1; n <= 7; n += 1) buffer.push(n);
+
+    expect(buffer.toArray()).toEqual([5, 6, 7]);
+    expect(buffer.size).toBe(3);
+    expect(() => createRingBuffer(0)).toThrow(RangeError);
+  });
+});
+
+describe('buildEndpointDisabledEvent', () => {
+  it('builds a WebhookEndpointDisabledEvent of the contract', async () => {
+    const validate = await contractValidator('WebhookEndpointDisabledEvent');
+    const event = buildEndpointDisabledEvent(
+      {
+        endpointUrl: 'https://partner.example.com/webhooks/formation',
+        disabledAt: new Date('2026-11-22T10:15:30.123Z'),
+        failedEventId: newEventId(),
+      },
+      new Date('2026-11-23T08:00:00Z'),
+    );
+
+    expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
+    expect(event).toMatchObject({
+      type: 'webhook_endpoint.disabled',
+      timestamp: '2026-11-23T08:00:00Z',
+      data: { disabledAt: '2026-11-22T10:15:30Z' },
+    });
+    expect(toTimestamp(new Date(0))).toBe('1970-01-01T00:00:00Z');
+  });
+});
