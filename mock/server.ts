@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createAdminRoutes } from './admin/admin-routes.ts';
+import { createFaultRegistry } from './admin/faults.ts';
 import { createRequestJournal } from './admin/request-journal.ts';
 import { createKeyChecker } from './auth/api-keys.ts';
 import type { MockConfig } from './config.ts';
@@ -33,6 +34,7 @@ import { checkResponse } from './steps/check-response.ts';
 import { dispatch } from './steps/dispatch.ts';
 import { enforceIdempotency } from './steps/enforce-idempotency.ts';
 import { gateSandboxOperations } from './steps/gate-sandbox-operations.ts';
+import { injectFaults } from './steps/inject-faults.ts';
 import { limitRate } from './steps/limit-rate.ts';
 import { readBody, refuseMalformedJson } from './steps/read-body.ts';
 import { recordExchange } from './steps/record-exchange.ts';
@@ -103,6 +105,7 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
     ...overrides.handlers,
   };
   const journal = createRequestJournal();
+  const faults = createFaultRegistry();
   let baseUrl = config.publicUrl ?? '';
 
   const responseCheck = checkResponse({ validatorOf: responseValidatorOf, enabled: () => settings.validateResponses, logger });
@@ -121,9 +124,11 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
     responseCheck,
     refuseMalformedJson,
     validateRequest(requestValidatorOf),
+    // After idempotency, so that a held request is in flight for its key, and an injected 5xx is not stored.
+    injectFaults(faults),
     dispatch({ handlers, examples: createPrismEngine(contract), baseUrl: () => baseUrl, logger }),
   ]);
-  const admin = createAdminRoutes({ contract, journal, dispatcher, settings, config });
+  const admin = createAdminRoutes({ contract, journal, dispatcher, settings, config, faults, operationIds: operations.map((op) => op.operationId) });
 
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {

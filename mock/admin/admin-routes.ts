@@ -8,6 +8,7 @@ import type { MockConfig } from '../config.ts';
 import type { ContractDocument } from '../contract/document.ts';
 import { projectPath } from '../project-root.ts';
 import type { WebhookDispatcher } from '../webhooks/index.ts';
+import { faultProblem, type FaultRegistry } from './faults.ts';
 import type { RequestJournal } from './request-journal.ts';
 
 const docsPath = projectPath('generated', 'docs', 'index.html');
@@ -23,8 +24,10 @@ export function createAdminRoutes(options: {
   dispatcher: WebhookDispatcher;
   settings: { validateResponses: boolean };
   config: MockConfig;
+  faults: FaultRegistry;
+  operationIds: readonly string[];
 }): AdminRoutes {
-  const { contract, journal, dispatcher, settings, config } = options;
+  const { contract, journal, dispatcher, settings, config, faults, operationIds } = options;
   const contractJson = JSON.stringify(contract);
   let docs: Promise<Buffer> | undefined;
 
@@ -80,8 +83,26 @@ export function createAdminRoutes(options: {
           json(response, 200, settings);
           return true;
         }
+        case 'GET /_mock/faults':
+          json(response, 200, { faults: faults.list() });
+          return true;
+        case 'POST /_mock/faults': {
+          const body = await readJson(request);
+          const problem = faultProblem(body, operationIds);
+          if (problem) {
+            json(response, 400, { error: problem });
+            return true;
+          }
+          faults.arm({ count: 1, ...(body as object) } as Parameters<FaultRegistry['arm']>[0]);
+          json(response, 201, { faults: faults.list() });
+          return true;
+        }
+        case 'DELETE /_mock/faults':
+          faults.clear();
+          json(response, 200, { faults: [] });
+          return true;
         default:
-          json(response, 404, { error: `no mock route ${route}`, routes: ['GET /_mock/health', 'GET /_mock/requests', 'GET /_mock/deliveries', 'POST /_mock/webhook-endpoint/reenable', 'GET|PUT /_mock/settings'] });
+          json(response, 404, { error: `no mock route ${route}`, routes: ['GET /_mock/health', 'GET /_mock/requests', 'GET /_mock/deliveries', 'POST /_mock/webhook-endpoint/reenable', 'GET|PUT /_mock/settings', 'GET|POST|DELETE /_mock/faults'] });
           return true;
       }
     },

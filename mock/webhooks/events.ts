@@ -1,15 +1,8 @@
-import type { webhooks } from '../../generated/openapi.js';
-import { newEventId } from './event-id.ts';
+// The event types are the client's, which derives them from the contract's `webhooks`: one definition for both.
+import type { WebhookEventOf } from '../../client/webhook-events.ts';
+import { newId } from '../ids.ts';
 
-/** Every event type the contract declares under `webhooks`. */
-export type WebhookEventType = keyof webhooks & string;
-
-/** The request body the contract declares for one event type. */
-export type WebhookEventOf<K extends WebhookEventType> =
-  webhooks[K]['post']['requestBody']['content']['application/json'];
-
-/** Any event of the contract; derived from `webhooks`, so a new webhook there is picked up here. */
-export type WebhookEvent = { [K in WebhookEventType]: WebhookEventOf<K> }[WebhookEventType];
+export type { WebhookEvent, WebhookEventOf, WebhookEventType } from '../../client/webhook-events.ts';
 
 export type WebhookEndpointDisabledEvent = WebhookEventOf<'webhook_endpoint.disabled'>;
 
@@ -22,7 +15,7 @@ export interface EndpointDisabledFacts {
 /** The event that tells the partner, once the endpoint is re-enabled, that deliveries had stopped and since when. */
 export function buildEndpointDisabledEvent(facts: EndpointDisabledFacts, now: Date): WebhookEndpointDisabledEvent {
   return {
-    id: newEventId(),
+    id: newId('evt'),
     type: 'webhook_endpoint.disabled',
     timestamp: toTimestamp(now),
     data: {

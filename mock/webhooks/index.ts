@@ -1,5 +1,4 @@
 export { createWebhookDispatcher, endpointOrderingKey } from './dispatcher.ts';
-export { newEventId } from './event-id.ts';
 export { buildEndpointDisabledEvent, toTimestamp } from './events.ts';
 export type { WebhookEndpointDisabledEvent, WebhookEvent, WebhookEventOf, WebhookEventType } from './events.ts';
 export { contractAttemptTimeoutMs, contractRetryScheduleMs, scaleSchedule } from './schedule.ts';

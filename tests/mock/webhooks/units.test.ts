@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { newEventId } from '../../../mock/webhooks/event-id.ts';
+import { newId } from '../../../mock/ids.ts';
 import { buildEndpointDisabledEvent, toTimestamp } from '../../../mock/webhooks/events.ts';
 import { createRingBuffer } from '../../../mock/webhooks/ring-buffer.ts';
 import { contractAttemptTimeoutMs, contractRetryScheduleMs, scaleSchedule } from '../../../mock/webhooks/schedule.ts';
 import { contractValidator } from './support/fixtures.ts';
 
-describe('newEventId', () => {
-  it('makes contract-shaped ids that do not repeat', async () => {
-    const validate = await contractValidator('EventId');
-    const ids = Array.from({ length: 2_000 }, newEventId);
+const newEventId = () => newId('evt');
+
+describe('newId', () => {
+  it.each([
+    ['cus', 'CustomerId'],
+    ['com', 'CompanyId'],
+    ['doc', 'DocumentId'],
+    ['evt', 'EventId'],
+  ] as const)('makes %s ids shaped as the contract\'s %s, that do not repeat', async (prefix, schema) => {
+    const validate = await contractValidator(schema);
+    const ids = Array.from({ length: 2_000 }, () => newId(prefix));
 
     expect(ids.every((id) => validate(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { newEventId } from '../../../../mock/webhooks/event-id.ts';
+import { newId } from '../../../../mock/ids.ts';
 import type { WebhookEventOf } from '../../../../mock/webhooks/events.ts';
 import type { DispatcherLogger } from '../../../../mock/webhooks/types.ts';
 
@@ -24,7 +24,7 @@ export function companyId(label: string): string {
 /** A `company.formation.submitted` event for a company; `n` goes into the customer id so each event is distinct. */
 export function submittedEvent(company: string, n = 0): WebhookEventOf<'company.formation.submitted'> {
   return {
-    id: newEventId(),
+    id: newId('evt'),
     type: 'company.formation.submitted',
     timestamp: new Date().toISOString(),
     data: {
