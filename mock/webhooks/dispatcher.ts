@@ -11,18 +11,6 @@ import type {
   WebhookDispatcherOptions,
 } from './types.ts';
 
-export { contractAttemptTimeoutMs, contractRetryScheduleMs, scaleSchedule } from './schedule.ts';
-export type {
-  AttemptOutcome,
-  DeliveryRecord,
-  DeliveryState,
-  DispatcherLogger,
-  JournalEntry,
-  WebhookDispatcher,
-  WebhookDispatcherOptions,
-} from './types.ts';
-export type { WebhookEvent } from './events.ts';
-
 /** The ordering key journaled for `webhook_endpoint.disabled`, which belongs to the endpoint, not to a company. */
 export const endpointOrderingKey = 'webhook_endpoint';
 
