@@ -1,0 +1,250 @@
+/** The mock's settings (flags, their environment twins, refusals, --help) and the built mock as a process. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, helpText, parseConfig, type MockConfig } from '../../../mock/config.ts';
+import { defaultContractPath } from '../../../mock/contract/document.ts';
+import { expectCleanJournal } from '../support/journal-check.ts';
+
+const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const sandboxKey = `dk_test_${'a'.repeat(24)}`;
+const liveKey = `dk_live_${'b'.repeat(24)}`;
+
+function configOf(argv: string[], env: NodeJS.ProcessEnv = {}): MockConfig {
+  const parsed = parseConfig(argv, env);
+  if (parsed.help) throw new Error('unexpected --help');
+  return parsed.config;
+}
+
+function refusal(argv: string[], env: NodeJS.ProcessEnv = {}): ConfigError {
+  try {
+    parseConfig(argv, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`${argv.join(' ')} was accepted`);
+}
+
+/** Every flag, with its environment twin, and a valid value for it. */
+const flags: { flag: string; env: string; value: string }[] = [
+  { flag: 'port', env: 'PORT', value: '5001' },
+  { flag: 'host', env: 'HOST', value: '0.0.0.0' },
+  { flag: 'environment', env: 'MOCK_ENVIRONMENT', value: 'production' },
+  { flag: 'public-url', env: 'PUBLIC_URL', value: 'https://mock.example.com' },
+  { flag: 'webhook-url', env: 'WEBHOOK_URL', value: 'http://127.0.0.1:9999/hooks' },
+  { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', value: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', value: '1s,2s' },
+  { flag: 'webhook-timeout', env: 'WEBHOOK_TIMEOUT', value: '3s' },
+  { flag: 'formation-timeline', env: 'FORMATION_TIMELINE', value: 'manual' },
+  { flag: 'formation-step-delay', env: 'FORMATION_STEP_DELAY', value: '250ms' },
+  { flag: 'api-keys', env: 'API_KEYS', value: sandboxKey },
+  { flag: 'validate-responses', env: 'VALIDATE_RESPONSES', value: 'off' },
+  { flag: 'rate-limit', env: 'RATE_LIMIT', value: '7' },
+  { flag: 'idempotency-ttl', env: 'IDEMPOTENCY_TTL', value: '1h' },
+  { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', value: '50' },
+  { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', value: '2m' },
+  { flag: 'log-level', env: 'LOG_LEVEL', value: 'warn' },
+  { flag: 'log-format', env: 'LOG_FORMAT', value: 'pretty' },
+  { flag: 'contract', env: 'CONTRACT_PATH', value: '/tmp/other-contract.json' },
+];
+
+describe('parseConfig', () => {
+  it('defaults to the published behaviour, scaled for local use', () => {
+    const config = configOf([]);
+    expect(config).toMatchObject({
+      port: 4010,
+      host: '127.0.0.1',
+      environment: 'sandbox',
+      publicUrl: undefined,
+      webhookUrl: undefined,
+      webhookSecretGenerated: true,
+      webhookRetryDelaysMs: [500, 1000, 2000, 4000, 8000, 16000, 16000],
+      webhookTimeoutMs: 15_000,
+      formationTimeline: 'auto',
+      formationStepDelayMs: 2000,
+      apiKeys: undefined,
+      validateResponses: true,
+      rateLimitPerSecond: 25,
+      idempotencyTtlMs: 24 * 3_600_000,
+      idempotencyMaxRecords: 100_000,
+      maxBodyBytes: 1024 * 1024,
+      downloadUrlTtlMs: 15 * 60_000,
+      logLevel: 'info',
+      logFormat: process.stdout.isTTY ? 'pretty' : 'json',
+      contractPath: defaultContractPath,
+    });
+    expect(config.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/=]{16,}$/);
+    // A new secret at every start, not a constant baked in.
+    expect(configOf([]).webhookSecret).not.toBe(config.webhookSecret);
+  });
+
+  it('uses the production rate limit in production', () => {
+    expect(configOf(['--environment', 'production']).rateLimitPerSecond).toBe(100);
+  });
+
+  it('reads each setting from its environment variable', () => {
+    const env = Object.fromEntries(flags.map(({ env, value }) => [env, value]));
+    const config = configOf([], { ...env, API_KEYS: liveKey });
+    expect(config).toMatchObject({
+      port: 5001,
+      host: '0.0.0.0',
+      environment: 'production',
+      publicUrl: 'https://mock.example.com',
+      webhookUrl: 'http://127.0.0.1:9999/hooks',
+      webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      webhookSecretGenerated: false,
+      webhookRetryDelaysMs: [1000, 2000],
+      webhookTimeoutMs: 3000,
+      formationTimeline: 'manual',
+      formationStepDelayMs: 250,
+      apiKeys: [liveKey],
+      validateResponses: false,
+      rateLimitPerSecond: 7,
+      idempotencyTtlMs: 3_600_000,
+      idempotencyMaxRecords: 50,
+      downloadUrlTtlMs: 120_000,
+      logLevel: 'warn',
+      logFormat: 'pretty',
+      contractPath: '/tmp/other-contract.json',
+    });
+  });
+
+  it('lets a flag win over its environment variable', () => {
+    const config = configOf(['--port', '5002', '--formation-timeline', 'auto', '--rate-limit', '9'], { PORT: '6000', FORMATION_TIMELINE: 'manual', RATE_LIMIT: '3' });
+    expect(config.port).toBe(5002);
+    expect(config.formationTimeline).toBe('auto');
+    expect(config.rateLimitPerSecond).toBe(9);
+  });
+
+  it('treats an empty environment variable as unset', () => {
+    expect(configOf([], { PORT: '', MOCK_ENVIRONMENT: '' })).toMatchObject({ port: 4010, environment: 'sandbox' });
+  });
+
+  it('reads durations in ms, s, m and h, and bare milliseconds', () => {
+    const config = configOf(['--webhook-retry-delays', '20,1.5s,2m,1h', '--formation-step-delay', '20']);
+    expect(config.webhookRetryDelaysMs).toEqual([20, 1500, 120_000, 3_600_000]);
+    expect(config.formationStepDelayMs).toBe(20);
+  });
+
+  it.each([
+    [['--port', 'abc'], '--port'],
+    [['--port', '70000'], '--port'],
+    [['--environment', 'staging'], '--environment'],
+    [['--webhook-secret', 'nope'], '--webhook-secret'],
+    [['--api-keys', liveKey], '--api-keys'],
+    [['--environment', 'production', '--api-keys', `${liveKey},${sandboxKey}`], '--api-keys'],
+    [['--api-keys', 'dk_test_short'], '--api-keys'],
+    [['--webhook-url', 'not a url'], '--webhook-url'],
+    [['--webhook-url', 'ftp://example.com/hooks'], '--webhook-url'],
+    [['--formation-timeline', 'weekly'], '--formation-timeline'],
+    [['--formation-step-delay', 'soon'], '--formation-step-delay'],
+    [['--webhook-timeout', '0'], '--webhook-timeout'],
+    [['--webhook-timeout', '0.1ms'], '--webhook-timeout'],
+    [['--validate-responses', 'maybe'], '--validate-responses'],
+    [['--rate-limit', '0'], '--rate-limit'],
+    [['--rate-limit', '500001'], '--rate-limit'],
+    [['--log-level', 'loud'], '--log-level'],
+    [['--nonsense'], 'nonsense'],
+  ])('refuses %j with a ConfigError naming %s', (argv, name) => {
+    expect(refusal(argv).message).toContain(name);
+  });
+
+  it('refuses a bad environment variable, naming the setting', () => {
+    expect(refusal([], { PORT: 'abc' }).message).toContain('--port');
+    expect(refusal([], { WEBHOOK_SECRET: 'nope' }).message).toContain('--webhook-secret');
+  });
+
+  it('does not print a refused API key whole', () => {
+    const key = `dk_live_${'Z'.repeat(40)}`;
+    expect(refusal(['--api-keys', key]).message).not.toContain(key);
+  });
+
+  it('answers --help instead of a configuration', () => {
+    expect(parseConfig(['--help'], {})).toEqual({ help: true });
+  });
+});
+
+describe('helpText', () => {
+  const text = helpText();
+
+  it.each(flags)('lists --$flag with its variable $env', ({ flag, env }) => {
+    const line = text.split('\n').find((row) => row.trimStart().startsWith(`--${flag} `) || row.trim() === `--${flag}`);
+    expect(line, `no line for --${flag}`).toBeDefined();
+    expect(line).toContain(`[${env}]`);
+  });
+
+  it('lists --help, and only flags that parseConfig accepts', () => {
+    expect(text).toMatch(/^\s+--help\b/m);
+    const listed = [...text.matchAll(/^\s+--([a-z-]+)/gm)].map((match) => match[1] as string);
+    expect(new Set(listed)).toEqual(new Set([...flags.map(({ flag }) => flag), 'help']));
+  });
+});
+
+describe('the built mock', () => {
+  const run = promisify(execFile);
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    await run(process.execPath, ['scripts/build-mock.mjs'], { cwd: projectRoot });
+  }, 60_000);
+
+  afterAll(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('prints a JSON start line with its URL and the generated secret, serves, and exits 0 on SIGTERM', async () => {
+    const started = spawn(process.execPath, ['.build/main.mjs', '--port', '0', '--log-format', 'json'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    let stdout = '';
+    let stderr = '';
+    started.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => started.on('exit', (code) => resolve(code)));
+
+    const deadline = Date.now() + 15_000;
+    const startLine = () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => typeof line.url === 'string');
+    while ((!startLine() || !/whsec_/.test(stdout)) && Date.now() < deadline && started.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const line = startLine();
+    expect(line, `stdout: ${stdout}\nstderr: ${stderr}`).toBeDefined();
+    expect(line).toMatchObject({ environment: 'sandbox', validateResponses: true });
+    expect(line?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stdout).toMatch(/Webhook signing secret .*: whsec_[A-Za-z0-9+/=]{16,}/);
+
+    const health = await fetch(`${line?.url as string}/_mock/health`);
+    expect(health.status).toBe(200);
+    const states = await fetch(`${line?.url as string}/v1/partner/reference/states?limit=1`, { headers: { authorization: sandboxKey } });
+    expect(states.status).toBe(200);
+    await expectCleanJournal({ url: line?.url as string });
+
+    const sentAt = Date.now();
+    started.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - sentAt).toBeLessThan(5_000);
+    expect(stdout).toContain('shutting down');
+  });
+
+  it('exits 2 with the reason on stderr for a bad flag', async () => {
+    const failure = await run(process.execPath, ['.build/main.mjs', '--port', 'abc'], { cwd: projectRoot }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string; stdout?: string }) => error,
+    );
+    expect(failure, 'the mock started').toBeDefined();
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toMatch(/--port must be a whole number/);
+    expect(failure?.stdout).toBe('');
+  });
+
+  it('prints the help text with --help and exits 0', async () => {
+    const { stdout } = await run(process.execPath, ['.build/main.mjs', '--help'], { cwd: projectRoot });
+    expect(stdout.trim()).toBe(helpText());
+  });
+});
