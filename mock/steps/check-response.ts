@@ -9,6 +9,8 @@ import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
 import type { ResponseValidator } from '../validation/response-validator.ts';
 
+const checked = new WeakSet<object>();
+
 export function checkResponse(options: {
   validatorOf: (operationId: string) => ResponseValidator | undefined;
   enabled: () => boolean;
@@ -18,7 +20,9 @@ export function checkResponse(options: {
     await next();
     const operation = exchange.operation;
     const response = exchange.response;
-    if (!options.enabled() || !operation || !response) return;
+    // The step stands twice in the pipeline (see server.ts); an answer is checked once.
+    if (!options.enabled() || !operation || !response || checked.has(response)) return;
+    checked.add(response);
     const validator = options.validatorOf(operation.operationId);
     const headers: Record<string, string> = { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...response.headers };
     const problems = validator?.({ status: response.status, headers, contentType: headers['content-type'] ?? '', json: response.json }) ?? [];
