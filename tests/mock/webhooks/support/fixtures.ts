@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { newId } from '../../../../mock/ids.ts';
 import type { WebhookEventOf } from '../../../../mock/webhooks/events.ts';
 import type { DispatcherLogger } from '../../../../mock/webhooks/types.ts';
+import { contractSchema } from '../../../support/contract-schemas.ts';
 
 /**
  * For attempts whose timeout is not what a test is about: wide enough that a loaded machine never turns a slow
@@ -50,21 +48,10 @@ export function captureLogger(): DispatcherLogger & { lines: LogLine[] } {
   return { lines, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
 }
 
-let contractAjv: Promise<Ajv2020> | undefined;
-
-async function loadContract(): Promise<Ajv2020> {
-  const bundle = JSON.parse(await readFile(new URL('../../../../generated/openapi.json', import.meta.url), 'utf8'));
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  // ajv-formats is CommonJS: under NodeNext the default import is its module object, whose `default` is the plugin.
-  addFormats.default(ajv);
-  ajv.addSchema(bundle, 'openapi');
-  return ajv;
-}
 
 /** Validates against a schema of the bundled contract, e.g. `WebhookEndpointDisabledEvent`. */
 export async function contractValidator(schemaName: string) {
-  contractAjv ??= loadContract();
-  return (await contractAjv).compile({ $ref: `openapi#/components/schemas/${schemaName}` });
+  return contractSchema(schemaName);
 }
 
 /** Waits until `check` holds, polling; for conditions with no event to await (e.g. a request that arrived). */
