@@ -887,13 +887,13 @@ export interface components {
         };
         /**
          * CompanyCommon
-         * @description The properties every company has, whatever its `entityType`. `name` is the first name option until the state
+         * @description The properties every company has, whatever its `entityType` (which each variant declares itself, with its one
+         *     value, so that the variants exclude each other). `name` is the first name option until the state
          *     approves another one.
          */
         CompanyCommon: {
             serviceCompanyId: components["schemas"]["CompanyId"];
             serviceCustomerId: components["schemas"]["CustomerId"];
-            entityType: components["schemas"]["EntityType"];
             name: components["schemas"]["CompanyName"];
             nameOptions: components["schemas"]["NameOptions"];
             state: components["schemas"]["StateCode"];
