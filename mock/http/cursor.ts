@@ -23,7 +23,8 @@ export function createCursorCodec(secret: Buffer = randomBytes(32)): CursorCodec
     decode(cursor, filters) {
       const bytes = Buffer.from(cursor, 'base64url');
       const payload = bytes.subarray(macLength);
-      const valid = bytes.length > macLength && timingSafeEqual(bytes.subarray(0, macLength), mac(payload));
+      // Only the canonical encoding was issued: base64url decoding ignores a dangling character, so compare it back.
+      const valid = bytes.toString('base64url') === cursor && bytes.length > macLength && timingSafeEqual(bytes.subarray(0, macLength), mac(payload));
       const [position, key] = valid ? (JSON.parse(payload.toString()) as [unknown, unknown]) : [];
       if (typeof position !== 'number' || key !== filterKey(filters)) {
         throw validationFailed([{ in: 'query', field: '/cursor', code: 'E_CURSOR_INVALID', message: 'Not a cursor issued for this list and these filters.' }]);

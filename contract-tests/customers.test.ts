@@ -1,0 +1,153 @@
+/**
+ * createCustomer, getCustomer, listCustomers: created from the contract's example, unique per partner by email
+ * (case-insensitively), listed newest first across pages.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Customer } from '../generated/openapi.js';
+import { api, apiError, customerRequest, newCustomer, unknownId } from './support/fixtures.ts';
+import { exampleValue } from './support/contract.ts';
+import { rawRequest } from './support/observe.ts';
+
+describe('createCustomer', () => {
+  it('creates the customer of the example, once', async () => {
+    const body = customerRequest();
+    const { payload, meta } = await api.createCustomer(body);
+    expect(meta.status).toBe(200);
+    expect(meta.idempotentReplayed).toBe(false);
+    expect(payload).toMatchObject({ ...body, created: true, companies: [] });
+    expect(payload.serviceCustomerId).toMatch(/^cus_/);
+  });
+
+  it('returns the existing customer, unchanged and with created: false, for an email it already has (any case)', async () => {
+    const body = customerRequest();
+    const first = (await api.createCustomer(body)).payload;
+    const again = (await api.createCustomer({ ...body, firstName: 'Augusta' })).payload;
+    expect(again).toEqual({ ...first, created: false });
+    const shouted = (await api.createCustomer({ ...body, email: body.email.toUpperCase() })).payload;
+    expect(shouted.serviceCustomerId).toBe(first.serviceCustomerId);
+    expect(shouted.created).toBe(false);
+  });
+
+  it('refuses a body that breaks the schema, naming each field', async () => {
+    const { email: _email, ...withoutEmail } = customerRequest();
+    const error = await apiError(api.createCustomer({ ...withoutEmail, countryOfResidence: 'gbr' } as never));
+    expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ in: 'body', field: '/email', code: 'E_REQUIRED' }),
+        expect.objectContaining({ in: 'body', field: '/countryOfResidence', code: 'E_PATTERN' }),
+      ]),
+    );
+  });
+
+  it('refuses a country that is not one of listCountries', async () => {
+    const error = await apiError(api.createCustomer({ ...customerRequest(), countryOfResidence: 'ZZZ' }));
+    expect(error.status).toBe(400);
+    expect(error.details).toContainEqual(expect.objectContaining({ field: '/countryOfResidence', code: 'E_COUNTRY_UNKNOWN' }));
+  });
+
+  it('refuses a property the contract does not define (E_UNKNOWN_FIELD)', async () => {
+    const error = await apiError(api.createCustomer({ ...customerRequest(), nickname: 'Ada' } as never));
+    expect(error.details).toContainEqual(expect.objectContaining({ in: 'body', field: '/nickname', code: 'E_UNKNOWN_FIELD' }));
+  });
+});
+
+describe('getCustomer', () => {
+  it('returns the customer with created: false', async () => {
+    const customer = await newCustomer();
+    const { payload } = await api.getCustomer({ customerId: customer.serviceCustomerId });
+    expect(payload).toEqual({ ...customer, created: false });
+  });
+
+  it('answers 404 E_NOT_FOUND for an id no one has', async () => {
+    const error = await apiError(api.getCustomer({ customerId: unknownId('cus') }));
+    expect([error.status, error.code]).toEqual([404, 'E_NOT_FOUND']);
+  });
+
+  it('refuses an id that is not a customer id (400 on the path parameter)', async () => {
+    const error = await apiError(api.getCustomer({ customerId: 'com_5kHx9QaZ2mTw6RcN8vLp3JyD' }));
+    expect(error.status).toBe(400);
+    expect(error.details).toContainEqual(expect.objectContaining({ in: 'path', field: '/customerId' }));
+  });
+});
+
+describe('listCustomers', () => {
+  it('lists newest first across pages', async () => {
+    const created: Customer[] = [];
+    for (let i = 0; i < 5; i++) created.push(await newCustomer());
+    // The five newest are ours: three pages of two hold them, in reverse order of creation.
+    const listed: Customer[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 3; page++) {
+      const { payload } = await api.listCustomers({ limit: 2, cursor });
+      expect(payload.data.length).toBeLessThanOrEqual(2);
+      listed.push(...payload.data);
+      if (!payload.hasMore) break;
+      cursor = payload.nextCursor ?? undefined;
+      expect(cursor).toBeDefined();
+    }
+    const ours = new Set(created.map((customer) => customer.serviceCustomerId));
+    expect(listed.slice(0, 5).map((customer) => customer.serviceCustomerId)).toEqual(
+      created.map((customer) => customer.serviceCustomerId).reverse(),
+    );
+    expect(listed.filter((customer) => ours.has(customer.serviceCustomerId))).toHaveLength(5);
+  });
+
+  it('is walked to the end: every customer once, newest first', async () => {
+    const newest = await newCustomer();
+    const listed: Customer[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const { payload } = await api.listCustomers({ limit: 100, cursor });
+      listed.push(...payload.data);
+      if (!payload.hasMore) {
+        expect(payload.nextCursor).toBeNull();
+        break;
+      }
+      cursor = payload.nextCursor ?? undefined;
+      expect(cursor).toBeDefined();
+    }
+    expect(listed[0]?.serviceCustomerId).toBe(newest.serviceCustomerId);
+    expect(new Set(listed.map((customer) => customer.serviceCustomerId)).size).toBe(listed.length);
+    const times = listed.map((customer) => Date.parse(customer.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(listed.every((customer) => customer.created === false)).toBe(true);
+  });
+
+  it('filters by email, case-insensitively', async () => {
+    const customer = await newCustomer();
+    const { payload } = await api.listCustomers({ email: customer.email.toUpperCase() });
+    expect(payload.data.map((item) => item.serviceCustomerId)).toEqual([customer.serviceCustomerId]);
+    expect(payload.hasMore).toBe(false);
+  });
+
+  it('refuses a cursor used with other filters, and a forged one (E_CURSOR_INVALID)', async () => {
+    await newCustomer();
+    await newCustomer();
+    const { payload } = await api.listCustomers({ limit: 1 });
+    expect(payload.nextCursor).toEqual(expect.any(String));
+    const otherFilters = await apiError(
+      api.listCustomers({ limit: 1, email: exampleValue<{ email: string }>('CustomerCreateRequest').email, cursor: payload.nextCursor ?? '' }),
+    );
+    expect(otherFilters.details).toContainEqual(expect.objectContaining({ in: 'query', field: '/cursor', code: 'E_CURSOR_INVALID' }));
+    const issued = payload.nextCursor ?? '';
+    const middle = Math.floor(issued.length / 2);
+    const forgeries = [
+      `${issued.slice(0, middle)}${issued[middle] === 'A' ? 'B' : 'A'}${issued.slice(middle + 1)}`,
+      // One character more, or less: never issued, whatever a lenient base64 decoder makes of it.
+      `${issued}A`,
+      issued.slice(0, -1),
+    ];
+    for (const cursor of forgeries) {
+      const forged = await apiError(api.listCustomers({ cursor }));
+      expect(forged.details, cursor).toContainEqual(expect.objectContaining({ field: '/cursor', code: 'E_CURSOR_INVALID' }));
+    }
+  });
+
+  it('refuses a limit out of range and an email that is not one', async () => {
+    const response = await rawRequest({ method: 'GET', path: '/v1/partner/customers?limit=abc&email=nobody' });
+    expect(response.status).toBe(400);
+    expect(response.errorCode).toBe('E_VALIDATION_FAILED');
+    expect(response.details.map((detail) => detail.field)).toEqual(expect.arrayContaining(['/limit', '/email']));
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * What every request is held to, whatever the operation (see *Requests and responses*): bodies must be JSON
+ * (`415`), valid JSON (`E_MALFORMED_JSON`) and at most 1 MiB (`413`); unknown paths are `404`, known paths with
+ * another method `405` with `Allow`; `x-request-id` is echoed, or generated when absent. These requests are
+ * malformed on purpose, so they are sent raw — through the same contract check as the client's.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contractOperations } from './support/contract.ts';
+import { api, customerRequest, newCompany, newIdempotencyKey, simulation } from './support/fixtures.ts';
+import { rawRequest } from './support/observe.ts';
+
+let companyId: string;
+beforeAll(async () => {
+  companyId = (await newCompany('LLC')).serviceCompanyId;
+});
+
+/** Every operation that takes a body, with a path to send it to and a valid body. */
+function bodyOperations() {
+  return contractOperations
+    .filter((operation) => operation.takesBody)
+    .map((operation) => ({
+      operationId: operation.operationId,
+      path: operation.pathTemplate.replace('{companyId}', companyId),
+      validBody: () =>
+        JSON.stringify(
+          operation.operationId === 'createCustomer'
+            ? customerRequest()
+            : operation.operationId === 'simulateCompanyFormation'
+              ? simulation('SimulateFormationNext')
+              : { serviceCustomerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' },
+        ),
+      headers: (extra: Record<string, string>) =>
+        operation.responses.has(409) && operation.operationId !== 'simulateCompanyFormation'
+          ? { 'idempotency-key': newIdempotencyKey(), ...extra }
+          : extra,
+    }));
+}
+
+describe('request bodies', () => {
+  it('covers every operation that takes a body', () => {
+    expect(bodyOperations().map((operation) => operation.operationId).sort()).toEqual(
+      ['createCompany', 'createCustomer', 'simulateCompanyFormation'].sort(),
+    );
+  });
+
+  it.each(bodyOperations().map((operation) => [operation.operationId, operation] as const))(
+    '%s refuses a body in another media type: 415 E_UNSUPPORTED_MEDIA_TYPE',
+    async (_id, operation) => {
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+        const response = await rawRequest({
+          method: 'POST',
+          path: operation.path,
+          headers: operation.headers({ 'content-type': contentType }),
+          body: operation.validBody(),
+        });
+        expect([response.status, response.errorCode], contentType).toEqual([415, 'E_UNSUPPORTED_MEDIA_TYPE']);
+      }
+    },
+  );
+
+  it.each(bodyOperations().map((operation) => [operation.operationId, operation] as const))(
+    '%s refuses a body over 1 MiB: 413 E_PAYLOAD_TOO_LARGE',
+    async (_id, operation) => {
+      // Valid JSON, so that only the size is wrong.
+      const body = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) });
+      const response = await rawRequest({
+        method: 'POST',
+        path: operation.path,
+        headers: operation.headers({ 'content-type': 'application/json' }),
+        body,
+      });
+      expect([response.status, response.errorCode]).toEqual([413, 'E_PAYLOAD_TOO_LARGE']);
+    },
+  );
+
+  it.each(bodyOperations().map((operation) => [operation.operationId, operation] as const))(
+    '%s refuses a body that is not JSON: 400 E_MALFORMED_JSON',
+    async (_id, operation) => {
+      for (const body of ['{"email": "ada@example.com",', "{'single': 'quotes'}", 'not json at all']) {
+        const response = await rawRequest({
+          method: 'POST',
+          path: operation.path,
+          headers: operation.headers({ 'content-type': 'application/json; charset=utf-8' }),
+          body,
+        });
+        expect([response.status, response.errorCode], body).toEqual([400, 'E_MALFORMED_JSON']);
+      }
+    },
+  );
+
+  it('accepts application/json with a charset parameter', async () => {
+    const response = await rawRequest({
+      method: 'POST',
+      path: '/v1/partner/customers',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'idempotency-key': newIdempotencyKey() },
+      body: JSON.stringify(customerRequest()),
+    });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 E_NOT_FOUND for a path the API does not have', async () => {
+    for (const path of ['/v1/partner/nothing-here', '/v2/partner/customers', '/v1/partner/customers/cus_8sWq2LmX4pTn7VbK3dRz9YhC/extra']) {
+      const response = await rawRequest({ method: 'GET', path });
+      expect([response.status, response.errorCode], path).toEqual([404, 'E_NOT_FOUND']);
+    }
+  });
+
+  it('answers 405 E_METHOD_NOT_ALLOWED with Allow for a path it has with another method', async () => {
+    const response = await rawRequest({ method: 'DELETE', path: '/v1/partner/customers' });
+    expect([response.status, response.errorCode]).toEqual([405, 'E_METHOD_NOT_ALLOWED']);
+    expect(
+      response.headers
+        .get('allow')
+        ?.split(',')
+        .map((method) => method.trim())
+        .sort(),
+    ).toEqual(['GET', 'POST']);
+  });
+});
+
+describe('x-request-id', () => {
+  it('is echoed on success and on error, and is the error requestId', async () => {
+    const { meta } = await api.listStates({ limit: 1 }, { requestId: 'req_contract-tests-echo' });
+    expect(meta.response.headers.get('x-request-id')).toBe('req_contract-tests-echo');
+    const response = await rawRequest({ method: 'GET', path: '/v1/partner/reference/states?limit=0', requestId: 'req_echo-on-error' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-request-id')).toBe('req_echo-on-error');
+    expect((response.json as { error: { requestId: string } }).error.requestId).toBe('req_echo-on-error');
+  });
+
+  it('is generated when none is sent', async () => {
+    const response = await rawRequest({ method: 'GET', path: '/v1/partner/reference/states?limit=1', requestId: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toMatch(/^[!-~]{1,200}$/);
+  });
+
+  it('is refused when it is not 1 to 200 visible ASCII characters', async () => {
+    const response = await rawRequest({ method: 'GET', path: '/v1/partner/reference/states', requestId: 'r'.repeat(201) });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(response.details).toContainEqual(expect.objectContaining({ in: 'header', field: '/x-request-id' }));
+  });
+});
+
+describe('rate-limit headers', () => {
+  it('come on every response, within their bounds', async () => {
+    const { meta } = await api.listStates({ limit: 1 });
+    const limit = Number(meta.response.headers.get('ratelimit-limit'));
+    const remaining = Number(meta.response.headers.get('ratelimit-remaining'));
+    expect(limit).toBeGreaterThan(0);
+    expect(remaining).toBeGreaterThanOrEqual(0);
+    expect(remaining).toBeLessThanOrEqual(limit * 2);
+    expect(Number(meta.response.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(0);
+  });
+});

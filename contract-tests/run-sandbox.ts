@@ -1,0 +1,55 @@
+/**
+ * `npm run test:sandbox`: the contract suite against a sandbox named by the environment. Says what is missing
+ * before anything starts, rather than letting the suite fall back to the mock or fail with a stack trace.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { readExternalTarget, requiredSandboxVariables, TargetConfigError } from './support/target-env.ts';
+
+const optionalVariables = [
+  ['CONTRACT_API_KEY_2', "another partner's dk_test_ key, for the isolation checks"],
+  ['CONTRACT_WEBHOOK_URL', 'the URL the sandbox delivers webhooks to (your endpoint, or a tunnel to this machine)'],
+  ['CONTRACT_WEBHOOK_SECRET', "that endpoint's signing secret (whsec_…)"],
+  ['CONTRACT_WEBHOOK_LISTEN_PORT', "the local port the suite's receiver listens on (default: the port of CONTRACT_WEBHOOK_URL)"],
+  ['CONTRACT_WEBHOOK_LISTEN_HOST', 'the local address it listens on (default 127.0.0.1)'],
+  ['CONTRACT_MAX_RPS', "the suite's pace in requests per second (default 20, under the sandbox's 25; 0: no limit)"],
+] as const;
+
+function usage(problem: string): never {
+  const width = Math.max(...[...requiredSandboxVariables, ...optionalVariables].map(([name]) => name.length)) + 2;
+  const line = ([name, what]: readonly [string, string]) =>
+    `  ${name.padEnd(width)}${process.env[name]?.trim() ? '(set)    ' : '(not set)'}  ${what}`;
+  process.stderr.write(
+    [
+      `test:sandbox: ${problem}`,
+      '',
+      'Required:',
+      ...requiredSandboxVariables.map(line),
+      'Optional:',
+      ...optionalVariables.map(line),
+      '',
+      'To run the suite against the mock it starts itself, use: npm run test:contract',
+      '',
+    ].join('\n'),
+  );
+  process.exit(2);
+}
+
+const missing = requiredSandboxVariables.filter(([name]) => !process.env[name]?.trim()).map(([name]) => name);
+if (missing.length > 0) usage(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`);
+
+try {
+  const target = readExternalTarget(process.env);
+  for (const note of target?.notes ?? []) process.stdout.write(`test:sandbox: ${note}\n`);
+} catch (error) {
+  if (error instanceof TargetConfigError) usage(error.message);
+  throw error;
+}
+
+const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
+const child = spawn(process.execPath, [vitest, 'run', '-c', 'contract-tests/vitest.config.ts', ...process.argv.slice(2)], {
+  cwd: fileURLToPath(new URL('..', import.meta.url)),
+  stdio: 'inherit',
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

@@ -1,0 +1,119 @@
+/**
+ * The webhook endpoint the target delivers to. It runs in the main process (globalSetup) because it must
+ * outlive every test file, and keeps each delivery exactly as received — raw body and headers — so that the
+ * tests, in their workers, verify signatures themselves with the client's `verifyWebhook`. Tests read the
+ * deliveries and steer the answers through `/_receiver/…`, which only the suite calls.
+ *
+ * It answers 204 to every delivery, except the ones a test asked it to refuse (500), to make the target retry
+ * and so deliver the same event twice.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedDelivery {
+  /** Arrival order across the whole run. */
+  sequence: number;
+  receivedAt: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  answeredStatus: number;
+}
+
+export interface WebhookReceiver {
+  /** Where the tests reach the receiver's own routes. */
+  controlUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface RefusalRule {
+  /** A substring of the raw body, typically a company id. */
+  contains: string;
+  remaining: number;
+}
+
+const maxBodyBytes = 1024 * 1024;
+const maxDeliveries = 10_000;
+
+export async function startWebhookReceiver(options: { port: number; host: string }): Promise<WebhookReceiver> {
+  const deliveries: ReceivedDelivery[] = [];
+  const refusals: RefusalRule[] = [];
+  let sequence = 0;
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://receiver.invalid');
+      const body = await readBody(request);
+      if (url.pathname === '/_receiver/deliveries' && request.method === 'GET') {
+        const contains = url.searchParams.get('contains');
+        const selected = contains === null ? deliveries : deliveries.filter((delivery) => delivery.body.includes(contains));
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ deliveries: selected }));
+        return;
+      }
+      if (url.pathname === '/_receiver/refusals' && request.method === 'POST') {
+        const rule = JSON.parse(body || '{}') as Partial<RefusalRule> & { count?: number };
+        if (typeof rule.contains !== 'string' || rule.contains.length === 0) {
+          response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"send {\\"contains\\": \\"…\\", \\"count\\": N}"}');
+          return;
+        }
+        refusals.push({ contains: rule.contains, remaining: rule.count ?? 1 });
+        response.writeHead(204).end();
+        return;
+      }
+      const refusal = refusals.find((rule) => rule.remaining > 0 && body.includes(rule.contains));
+      if (refusal) refusal.remaining -= 1;
+      const answeredStatus = refusal ? 500 : 204;
+      if (deliveries.length >= maxDeliveries) deliveries.shift();
+      deliveries.push({
+        sequence: ++sequence,
+        receivedAt: new Date().toISOString(),
+        method: request.method ?? '',
+        path: url.pathname,
+        headers: Object.fromEntries(
+          Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+        ),
+        body,
+        answeredStatus,
+      });
+      response.writeHead(answeredStatus).end();
+    })().catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`The webhook receiver cannot listen on ${options.host}:${options.port}: the port is in use.`)
+          : error,
+      ),
+    );
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  return {
+    controlUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    // Kept whole up to the limit: a truncated body could never verify, which is what a test should see.
+    if (size <= maxBodyBytes) chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

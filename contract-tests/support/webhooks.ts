@@ -1,0 +1,86 @@
+/**
+ * Reads what the target delivered to the suite's receiver, and checks each delivery the way a partner's
+ * endpoint must: the Standard Webhooks signature with the client's `verifyWebhook`, then the event and its
+ * headers against the contract's `webhooks`. Events are deduplicated on `id`, keeping the first arrival.
+ */
+import { expect } from 'vitest';
+import { verifyWebhook, type WebhookEvent } from '../../client/index.ts';
+import { webhookContract } from './contract.ts';
+import { describeErrors, headerValid, schemaAt } from './response-validator.ts';
+import { eventually, target } from './fixtures.ts';
+import type { ReceivedDelivery } from './webhook-receiver.ts';
+
+export interface CompanyEvents {
+  /** Verified, deduplicated, in order of first arrival. */
+  events: WebhookEvent[];
+  /** Every delivery attempt received, retries included. */
+  deliveries: ReceivedDelivery[];
+}
+
+function receiverUrl(): string {
+  if (!target.webhook) throw new Error('No webhook receiver: set CONTRACT_WEBHOOK_URL and CONTRACT_WEBHOOK_SECRET.');
+  return target.webhook.receiverUrl;
+}
+
+export async function deliveriesContaining(text: string): Promise<ReceivedDelivery[]> {
+  const response = await fetch(`${receiverUrl()}/_receiver/deliveries?contains=${encodeURIComponent(text)}`);
+  return ((await response.json()) as { deliveries: ReceivedDelivery[] }).deliveries;
+}
+
+/** Makes the receiver answer 500 to the next `count` deliveries whose body contains `text`. */
+export async function refuseDeliveries(text: string, count = 1): Promise<void> {
+  const response = await fetch(`${receiverUrl()}/_receiver/refusals`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ contains: text, count }),
+  });
+  if (response.status !== 204) throw new Error(`The receiver refused the refusal rule: ${response.status}`);
+}
+
+/** Verifies one delivery and checks it against the contract; fails the test when it is not genuine or valid. */
+export async function verifiedEvent(delivery: ReceivedDelivery): Promise<WebhookEvent> {
+  const secret = target.webhook?.secret as string;
+  const event = await verifyWebhook(delivery.body, delivery.headers, secret);
+  const contract = webhookContract(event.type);
+  expect(contract, `event type ${event.type} is in the contract's webhooks`).toBeDefined();
+  if (!contract) return event;
+  const body = schemaAt(contract.bodyPointer);
+  expect(body(JSON.parse(delivery.body)), `${event.type} ${event.id} body: ${describeErrors(body)}`).toBe(true);
+  for (const header of contract.headers) {
+    const value = delivery.headers[header.name];
+    if (value === undefined) {
+      expect(header.required, `${event.type} ${event.id} lacks the required header ${header.name}`).toBe(false);
+      continue;
+    }
+    const validate = schemaAt(header.schemaPointer);
+    expect(headerValid(validate, value), `${event.type} ${event.id} header ${header.name}: ${describeErrors(validate)}`).toBe(true);
+  }
+  expect(delivery.method).toBe('POST');
+  expect(delivery.headers['content-type']?.split(';')[0]).toBe('application/json');
+  return event;
+}
+
+/** The company's events once `done` says the expected ones are all there. */
+export async function eventsOfCompany(
+  companyId: string,
+  done: (types: string[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<CompanyEvents> {
+  let last: string[] = [];
+  return eventually(
+    async () => {
+      const deliveries = await deliveriesContaining(companyId);
+      const seen = new Set<string>();
+      const events: WebhookEvent[] = [];
+      for (const delivery of deliveries) {
+        const event = await verifiedEvent(delivery);
+        if (seen.has(event.id)) continue;
+        seen.add(event.id);
+        events.push(event);
+      }
+      last = events.map((event) => event.type);
+      return done(last) ? { events, deliveries } : undefined;
+    },
+    { timeoutMs, intervalMs: 100, describe: () => `events of ${companyId} received so far: ${last.join(', ') || 'none'}` },
+  );
+}
