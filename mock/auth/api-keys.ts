@@ -34,11 +34,11 @@ export function createKeyChecker(environment: Environment, acceptedKeys?: readon
       if (/^bearer\s/i.test(authorization)) return { ok: false, code: 'E_AUTH_INVALID', reason: 'Bearer prefix' };
       if (!wellFormedKey.test(authorization)) return { ok: false, code: 'E_AUTH_INVALID', reason: 'malformed key' };
       if (!authorization.startsWith(prefix)) return { ok: false, code: 'E_AUTH_INVALID', reason: 'key of the other environment' };
-      const keyDigest = digest(authorization);
-      if (accepted && !includesInConstantTime(accepted, keyDigest)) return { ok: false, code: 'E_AUTH_INVALID', reason: 'unknown key' };
+      // With a list, every request pays the constant-time comparison; without one, a known key is a map read.
+      if (accepted && !includesInConstantTime(accepted, digest(authorization))) return { ok: false, code: 'E_AUTH_INVALID', reason: 'unknown key' };
       let partner = partners.get(authorization);
       if (!partner) {
-        partner = { id: `ptn_${keyDigest.subarray(0, 12).toString('hex')}`, maskedKey: maskKey(authorization) };
+        partner = { id: `ptn_${digest(authorization).subarray(0, 12).toString('hex')}`, maskedKey: maskKey(authorization) };
         // Bounded: the map only speeds up repeat lookups; forgetting an entry is harmless.
         if (partners.size >= 100_000) partners.clear();
         partners.set(authorization, partner);

@@ -11,6 +11,11 @@ export const assignRequestId: Step = (exchange, next) => {
   return next();
 };
 
+// Unique, not secret: a random prefix per process and a counter, so that no request pays for random bytes.
+const processPrefix = randomBytes(6).toString('base64url');
+let counter = 0;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(9).toString('base64url')}`;
+  counter += 1;
+  return `req_${processPrefix}${counter.toString(36)}`;
 }
