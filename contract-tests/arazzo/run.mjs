@@ -4,7 +4,6 @@
  * Redocly Respect against the mock (built and started here) or against CONTRACT_BASE_URL, and exits with
  * Respect's status.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   UsageError,
@@ -13,7 +12,8 @@ import {
   externalTarget,
   freshSandboxKey,
   makeRunDir,
-  mockContractViolations,
+  reportRun,
+  settleWithMock,
   newRunId,
   onInterrupt,
   projectRoot,
@@ -140,17 +140,7 @@ async function main() {
     // The interrupt handler stops the mock and exits: nothing below applies.
     if (interrupted()) return new Promise(() => {});
 
-    if (mock?.earlyExit()) {
-      failureNote = mock.earlyExit();
-      status = status || 1;
-    } else if (mock) {
-      const violations = await mockContractViolations(mock.url);
-      if (violations.length > 0) {
-        console.error(`\nThe mock answered ${violations.length} request(s) in breach of the contract (its own response check):`);
-        for (const violation of violations) console.error(`  - ${violation}`);
-        status = status || 1;
-      }
-    }
+    ({ status, note: failureNote } = await settleWithMock(mock, status));
   } catch (error) {
     if (interrupted()) return new Promise(() => {});
     if (error instanceof UsageError) throw error;
@@ -159,13 +149,7 @@ async function main() {
   } finally {
     await mock?.stop();
   }
-  if (status === 0) {
-    rmSync(runDir, { recursive: true, force: true });
-  } else {
-    if (failureNote) console.error(failureNote);
-    if (existsSync(logFile)) console.error(`The mock's log: ${logFile}`);
-    if (!options.har && !options.verbose) console.error('To see every request and response, run again with --verbose or --har FILE.');
-  }
+  reportRun({ status, runDir, logFile, note: failureNote, hints: options.har || options.verbose ? [] : ['To see every request and response, run again with --verbose or --har FILE.'] });
   return status;
 }
 

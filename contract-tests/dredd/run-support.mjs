@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -221,6 +221,34 @@ export async function mockContractViolations(mockUrl) {
   return requests
     .filter((entry) => Array.isArray(entry.contractViolations) && entry.contractViolations.length > 0)
     .map((entry) => `${entry.method} ${entry.path} → ${entry.status} (${entry.requestId}): ${entry.contractViolations.join('; ')}`);
+}
+
+/**
+ * After the tool has run: a mock that died meanwhile, or that answered against the contract, fails the run too.
+ * Returns the run's status and, when the mock died, what it said.
+ */
+export async function settleWithMock(mock, status) {
+  if (!mock) return { status };
+  const died = mock.earlyExit();
+  if (died) return { status: status || 1, note: died };
+  const violations = await mockContractViolations(mock.url);
+  if (violations.length > 0) {
+    console.error(`\nThe mock answered ${violations.length} request(s) in breach of the contract (its own response check):`);
+    for (const violation of violations) console.error(`  - ${violation}`);
+    return { status: status || 1 };
+  }
+  return { status };
+}
+
+/** After a success the run's folder goes; after a failure, the user is told where to look. */
+export function reportRun({ status, runDir, logFile, note, hints = [] }) {
+  if (status === 0) {
+    rmSync(runDir, { recursive: true, force: true });
+    return;
+  }
+  if (note) console.error(note);
+  if (existsSync(logFile)) console.error(`The mock's log: ${logFile}`);
+  for (const hint of hints) console.error(hint);
 }
 
 /**

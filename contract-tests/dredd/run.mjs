@@ -3,7 +3,7 @@
  * `npm run test:dredd`: runs Dredd against the mock (built and started here) or against CONTRACT_BASE_URL, with
  * the hooks in hooks.cjs, and exits with Dredd's status.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   UsageError,
@@ -12,7 +12,8 @@ import {
   externalTarget,
   freshSandboxKey,
   makeRunDir,
-  mockContractViolations,
+  reportRun,
+  settleWithMock,
   newRunId,
   onInterrupt,
   projectRoot,
@@ -170,17 +171,7 @@ async function main() {
     // The interrupt handler stops the mock and exits: nothing below applies.
     if (interrupted()) return new Promise(() => {});
 
-    if (mock?.earlyExit()) {
-      failureNote = mock.earlyExit();
-      status = status || 1;
-    } else if (mock) {
-      const violations = await mockContractViolations(mock.url);
-      if (violations.length > 0) {
-        console.error(`\nThe mock answered ${violations.length} request(s) in breach of the contract (its own response check):`);
-        for (const violation of violations) console.error(`  - ${violation}`);
-        status = status || 1;
-      }
-    }
+    ({ status, note: failureNote } = await settleWithMock(mock, status));
   } catch (error) {
     if (interrupted()) return new Promise(() => {});
     if (error instanceof UsageError) throw error;
@@ -189,13 +180,7 @@ async function main() {
   } finally {
     await mock?.stop();
   }
-  if (status === 0) {
-    rmSync(runDir, { recursive: true, force: true });
-  } else {
-    if (failureNote) console.error(failureNote);
-    if (existsSync(logFile)) console.error(`The mock's log: ${logFile}`);
-    console.error(`Dredd's input description: ${description}`);
-  }
+  reportRun({ status, runDir, logFile, note: failureNote, hints: [`Dredd's input description: ${description}`] });
   return status;
 }
 
