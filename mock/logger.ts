@@ -7,5 +7,5 @@ export async function createLogger(config: Pick<MockConfig, 'logLevel' | 'logFor
   if (config.logFormat === 'json') return pino(options, pino.destination({ sync: false }));
   // Loaded only when used: it costs a sixth of a second, which JSON logging need not pay.
   const { default: pretty } = await import('pino-pretty');
-  return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', sync: true }));
+  return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true }));
 }
