@@ -21,6 +21,7 @@ import { ApiError } from './http/api-error.ts';
 import { createCursorCodec } from './http/cursor.ts';
 import { respond, type Exchange } from './http/exchange.ts';
 import { composePipeline } from './http/pipeline.ts';
+import { parseRequestTarget } from './http/request-target.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { companyHandlers } from './resources/companies/company-handlers.ts';
 import { customerHandlers } from './resources/customers/customer-handlers.ts';
@@ -140,7 +141,7 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
   server.keepAliveTimeout = 65_000;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://mock.invalid');
+    const url = parseRequestTarget(request.url);
     if (await admin.handle(request, response, url)) return;
     const exchange: Exchange = {
       request,

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockConfig } from '../config.ts';
 import type { ContractDocument } from '../contract/document.ts';
+import type { RequestTarget } from '../http/request-target.ts';
 import { projectPath } from '../project-root.ts';
 import type { WebhookDispatcher } from '../webhooks/index.ts';
 import { faultProblem, type FaultRegistry } from './faults.ts';
@@ -15,7 +16,7 @@ const docsPath = projectPath('generated', 'docs', 'index.html');
 
 export interface AdminRoutes {
   /** Answers and returns true when the path is one of the mock's own. */
-  handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean>;
+  handle(request: IncomingMessage, response: ServerResponse, url: RequestTarget): Promise<boolean>;
 }
 
 export function createAdminRoutes(options: {

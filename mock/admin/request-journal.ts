@@ -13,13 +13,16 @@ export interface JournalEntry {
   contractViolations?: string[];
 }
 
+/** As recorded: the time as epoch milliseconds, formatted only when the journal is read. */
+export type RecordedEntry = Omit<JournalEntry, 'at'> & { atMs: number };
+
 export interface RequestJournal {
-  add(entry: JournalEntry): void;
+  add(entry: RecordedEntry): void;
   list(options?: { limit?: number; operationId?: string; status?: number }): JournalEntry[];
 }
 
 export function createRequestJournal(capacity = 10_000): RequestJournal {
-  const ring: (JournalEntry | undefined)[] = new Array(capacity);
+  const ring: (RecordedEntry | undefined)[] = new Array(capacity);
   let next = 0;
   let count = 0;
   return {
@@ -31,8 +34,10 @@ export function createRequestJournal(capacity = 10_000): RequestJournal {
     list({ limit = 100, operationId, status } = {}) {
       const result: JournalEntry[] = [];
       for (let i = 1; i <= count && result.length < limit; i += 1) {
-        const entry = ring[(next - i + capacity) % capacity] as JournalEntry;
-        if ((operationId === undefined || entry.operationId === operationId) && (status === undefined || entry.status === status)) result.push(entry);
+        const { atMs, ...entry } = ring[(next - i + capacity) % capacity] as RecordedEntry;
+        if ((operationId === undefined || entry.operationId === operationId) && (status === undefined || entry.status === status)) {
+          result.push({ at: new Date(atMs).toISOString(), ...entry });
+        }
       }
       return result.reverse();
     },

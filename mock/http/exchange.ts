@@ -4,6 +4,7 @@ import type { ContractOperation } from '../contract/operations.ts';
 import type { ValidatedRequest } from '../validation/request-validator.ts';
 import type { Partner } from '../auth/api-keys.ts';
 import { ApiError } from './api-error.ts';
+import type { RequestTarget } from './request-target.ts';
 
 export interface SerializedResponse {
   status: number;
@@ -16,7 +17,7 @@ export interface SerializedResponse {
 export interface Exchange {
   readonly request: IncomingMessage;
   readonly method: string;
-  readonly url: URL;
+  readonly url: RequestTarget;
   readonly startedAt: bigint;
   requestId: string;
   operation?: ContractOperation;

@@ -11,7 +11,7 @@ export function recordExchange(options: { logger: Logger; journal: RequestJourna
       const durationMs = Number(process.hrtime.bigint() - exchange.startedAt) / 1e6;
       const status = exchange.response?.status ?? 500;
       const entry = {
-        at: new Date().toISOString(),
+        atMs: Date.now(),
         requestId: exchange.requestId,
         method: exchange.method,
         path: exchange.url.pathname,
