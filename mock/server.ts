@@ -152,7 +152,14 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
       pathParams: {},
       commonHeaders: {},
     };
-    await pipeline(exchange);
+    try {
+      await pipeline(exchange);
+    } catch (error) {
+      // Still the contract's envelope and headers: the request id and rate-limit headers are already known.
+      logger.error({ err: error, requestId: exchange.requestId }, 'request failed in the pipeline');
+      exchange.response = undefined;
+      respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
+    }
     if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
     const answer = exchange.response as NonNullable<Exchange['response']>;
     response.writeHead(answer.status, { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers });

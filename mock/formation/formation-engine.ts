@@ -140,14 +140,16 @@ export function createFormationEngine(options: {
     },
 
     simulate(partnerId, companyId, target, reason) {
-      clearTimeout(timers.get(companyId));
-      timers.delete(companyId);
       return serially(companyId, async () => {
         let company = await store.getCompany(partnerId, companyId);
+        // Refused before the timeline is touched: a refused simulation (another partner's id, a final
+        // formation still getting its EIN and documents) must leave the formation going.
         if (!company) throw notFound(`company ${companyId}`);
         if (company.status === 'COMPLETED' || company.status === 'FAILED') {
           throw new ApiError(409, 'E_FORMATION_ALREADY_FINAL', `The formation is already ${company.status}; it cannot move.`);
         }
+        clearTimeout(timers.get(companyId));
+        timers.delete(companyId);
         if (target === 'FAILED') return fail(partnerId, company, reason ?? 'STATE_REJECTED');
         // NEXT takes one status step; reaching COMPLETED (by NEXT or COMPLETED) also issues the EIN and documents.
         const stopAfterStatus = target === 'NEXT' && company.status === 'PENDING';

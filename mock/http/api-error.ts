@@ -14,7 +14,18 @@ export class ApiError extends Error {
   }
 }
 
+/** The contract bounds `details` at 100 entries and each `field` at 512 characters; a request can exceed both. */
+const maxDetails = 100;
+const maxFieldLength = 512;
+
 export const validationFailed = (details: FieldError[]): ApiError =>
-  new ApiError(400, 'E_VALIDATION_FAILED', 'The request is invalid; see details.', details);
+  new ApiError(
+    400,
+    'E_VALIDATION_FAILED',
+    details.length > maxDetails ? `The request is invalid; the first ${maxDetails} of ${details.length} problems are in details.` : 'The request is invalid; see details.',
+    details.slice(0, maxDetails).map((detail) =>
+      detail.field.length <= maxFieldLength ? detail : { ...detail, field: `${detail.field.slice(0, maxFieldLength - 1)}…` },
+    ),
+  );
 
 export const notFound = (what: string): ApiError => new ApiError(404, 'E_NOT_FOUND', `No ${what}.`);

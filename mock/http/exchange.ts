@@ -44,7 +44,7 @@ export function respond(exchange: Exchange, reply: Reply | ApiError): void {
   if (reply instanceof ApiError) {
     const error = {
       code: reply.code,
-      message: reply.message,
+      message: printableMessage(reply.message),
       requestId: exchange.requestId,
       ...(reply.details ? { details: reply.details } : {}),
     };
@@ -58,4 +58,13 @@ export function respond(exchange: Exchange, reply: Reply | ApiError): void {
   }
   const json = { payload: reply.payload, error: {} };
   exchange.response = { status: reply.status, headers: { ...reply.headers, 'content-type': 'application/json' }, body: JSON.stringify(json), json };
+}
+
+/**
+ * The contract's `message` is one line of at most 1000 characters. Messages quote what the caller sent (a parse
+ * error's excerpt, a path), which may hold newlines or be long: they are made to fit rather than break the answer.
+ */
+export function printableMessage(message: string): string {
+  const oneLine = message.replace(/[\x00-\x1F\x7F]+/g, ' ');
+  return oneLine.length <= 1000 ? oneLine : `${oneLine.slice(0, 999)}…`;
 }

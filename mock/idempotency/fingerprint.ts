@@ -1,19 +1,36 @@
 /** The fingerprint of a create request: the canonical JSON of its body, so key order and white space do not matter. */
 import { createHash } from 'node:crypto';
 
+/** Deeper than any body the contract accepts; past it, the bytes are fingerprinted instead (see below). */
+const maxCanonicalDepth = 64;
+
 export function fingerprintOf(body: unknown, rawBody: Buffer | undefined): string {
   const hash = createHash('sha256');
-  // A body that is not JSON has no canonical form: its bytes are its fingerprint.
-  if (body === undefined) hash.update('raw:').update(rawBody ?? Buffer.alloc(0));
-  else hash.update('json:').update(canonicalJson(body));
+  const canonical = body === undefined ? undefined : canonicalJson(body);
+  // A body that is not JSON has no canonical form, and one nested deeper than any valid body is not worth the
+  // stack to build it: their bytes are their fingerprint.
+  if (canonical === undefined) hash.update('raw:').update(rawBody ?? Buffer.alloc(0));
+  else hash.update('json:').update(canonical);
   return hash.digest('base64url');
 }
 
-export function canonicalJson(value: unknown): string {
+/** Key order and white space removed; undefined when the value nests deeper than the limit. */
+export function canonicalJson(value: unknown, depth = 0): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
+  if (depth >= maxCanonicalDepth) return undefined;
+  const parts: string[] = [];
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const part = canonicalJson(item, depth + 1);
+      if (part === undefined) return undefined;
+      parts.push(part);
+    }
+    return `[${parts.join(',')}]`;
+  }
+  for (const key of Object.keys(value).sort()) {
+    const part = canonicalJson((value as Record<string, unknown>)[key], depth + 1);
+    if (part === undefined) return undefined;
+    parts.push(`${JSON.stringify(key)}:${part}`);
+  }
+  return `{${parts.join(',')}}`;
 }

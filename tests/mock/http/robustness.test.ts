@@ -1,0 +1,75 @@
+/**
+ * Hostile or merely unusual input must get the contract's 4xx, never a 500: each case here once broke the mock's
+ * own response check or its call stack.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeCheckingJournal } from '../support/journal-check.ts';
+import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
+import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+
+let mock: TestMock;
+
+beforeAll(async () => {
+  mock = await startTestMock();
+});
+
+afterAll(() => closeCheckingJournal(mock));
+
+describe('bad input the response check used to turn into a 500', () => {
+  it('answers E_MALFORMED_JSON for a typo in pretty-printed JSON (the parser quotes newlines)', async () => {
+    const result = await mock.call('/v1/partner/customers', {
+      rawBody: '{\n  "email": "ada@example.com",\n\t"firstName": Ada\n}',
+      idempotencyKey: newIdempotencyKey(),
+    });
+    expect(result.status).toBe(400);
+    expect(result.json.error.code).toBe('E_MALFORMED_JSON');
+    expect(result.json.error.message).not.toMatch(/[\x00-\x1F]/);
+  });
+
+  it('answers 400 for a body nested a hundred thousand levels deep, with the usual headers', async () => {
+    const depth = 100_000;
+    const result = await mock.call('/v1/partner/customers', {
+      rawBody: `{"email":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      idempotencyKey: newIdempotencyKey(),
+    });
+    expect(result.status).toBe(400);
+    expect(result.json.error.code).toBe('E_VALIDATION_FAILED');
+    expect(result.headers.get('x-request-id')).toBe(result.json.error.requestId);
+    expect(result.headers.get('ratelimit-limit')).not.toBeNull();
+  });
+
+  it('lists at most 100 problems', async () => {
+    const body: Record<string, unknown> = { ...customerBody() };
+    for (let i = 0; i < 150; i += 1) body[`extra${i}`] = i;
+    const result = await mock.call('/v1/partner/customers', { body, idempotencyKey: newIdempotencyKey() });
+    expect(result.status).toBe(400);
+    expect(result.json.error.details).toHaveLength(100);
+  });
+
+  it('keeps a problem’s field pointer within 512 characters', async () => {
+    const result = await mock.call('/v1/partner/customers', { body: { ...customerBody(), ['k'.repeat(600)]: 1 }, idempotencyKey: newIdempotencyKey() });
+    expect(result.status).toBe(400);
+    const [detail] = result.json.error.details;
+    expect(detail.code).toBe('E_UNKNOWN_FIELD');
+    expect(detail.field.length).toBeLessThanOrEqual(512);
+  });
+});
+
+describe('a sandbox operation in production', () => {
+  let production: TestMock;
+
+  beforeAll(async () => {
+    production = await startTestMock({ environment: 'production' });
+  });
+
+  afterAll(() => closeCheckingJournal(production));
+
+  it('answers 404 whatever the length of the path', async () => {
+    const result = await production.call(`/v1/partner/sandbox/companies/com_${'x'.repeat(2000)}/simulate-formation`, {
+      key: 'dk_live_' + 'c'.repeat(24),
+      body: {},
+    });
+    expect(result.status).toBe(404);
+    expect(result.json.error.code).toBe('E_NOT_FOUND');
+  });
+});
