@@ -565,7 +565,7 @@ export interface components {
              */
             created: boolean;
             /**
-             * @description The companies formed for this customer, newest first.
+             * @description The companies formed for this customer, newest first; at most the 1000 newest (`listCompanies` with `serviceCustomerId` lists them all).
              * @example [
              *       {
              *         "serviceCompanyId": "com_5kHx9QaZ2mTw6RcN8vLp3JyD",

@@ -11,7 +11,7 @@ import { createFaultRegistry } from './admin/faults.ts';
 import { createRequestJournal } from './admin/request-journal.ts';
 import { createKeyChecker } from './auth/api-keys.ts';
 import type { MockConfig } from './config.ts';
-import { loadContract } from './contract/document.ts';
+import { loadContract, maxItemsOf } from './contract/document.ts';
 import { listOperations, type ContractOperation } from './contract/operations.ts';
 import { createRouter } from './contract/router.ts';
 import { createDownloadUrlSigner } from './documents/signed-url.ts';
@@ -98,7 +98,7 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
   });
   const now = () => new Date();
   const handlers: Handlers = {
-    ...customerHandlers({ store, cursors, now }),
+    ...customerHandlers({ store, cursors, now, maxCompaniesShown: maxItemsOf(contract, 'Customer', 'companies') }),
     ...companyHandlers({ store, cursors, formation, now }),
     ...documentHandlers({ store, cursors, signer }),
     ...referenceHandlers({ cursors }),

@@ -55,3 +55,10 @@ export function enumValues(document: ContractDocument, schemaName: string): read
   if (!schema || !Array.isArray(schema.enum)) throw new Error(`the contract has no enum schema ${schemaName}`);
   return schema.enum as string[];
 }
+
+/** The `maxItems` of an array property of a component schema, such as Customer's `companies`. */
+export function maxItemsOf(document: ContractDocument, schemaName: string, property: string): number {
+  const schema = deref(document, (document.components.schemas?.[schemaName]?.properties as Record<string, unknown> | undefined)?.[property]);
+  if (typeof schema.maxItems !== 'number') throw new Error(`the contract gives ${schemaName}.${property} no maxItems`);
+  return schema.maxItems;
+}

@@ -1,8 +1,9 @@
 /**
- * Pagination cursors: opaque, signed, and bound to the filters they were issued for, so a forged cursor or one
- * reused with other filters is refused (E_CURSOR_INVALID) instead of silently paging something else.
+ * Pagination cursors: opaque, signed, and bound to the scope they were issued for (the list, the partner, the
+ * filters: callers put all three in `filters`), so a forged cursor, or one reused elsewhere, is refused
+ * (E_CURSOR_INVALID) instead of silently paging something else. The scope is carried as a digest only.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { validationFailed } from './api-error.ts';
 
 const macLength = 8;
@@ -35,5 +36,6 @@ export function createCursorCodec(secret: Buffer = randomBytes(32)): CursorCodec
 }
 
 function filterKey(filters: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(filters).sort().filter((key) => filters[key] !== undefined).map((key) => [key, filters[key]]));
+  const canonical = JSON.stringify(Object.keys(filters).sort().filter((key) => filters[key] !== undefined).map((key) => [key, filters[key]]));
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

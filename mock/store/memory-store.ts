@@ -8,6 +8,8 @@ interface Sequenced<T> {
 }
 
 interface Partition {
+  /** Positions are per partner, so a cursor tells a partner nothing of another's activity. */
+  sequence: number;
   customers: Sequenced<CustomerRecord>[];
   customersById: Map<string, Sequenced<CustomerRecord>>;
   customerIdByEmail: Map<string, string>;
@@ -19,12 +21,11 @@ interface Partition {
 export function createMemoryStore(): Store {
   const partitions = new Map<string, Partition>();
   const documentsByKey = new Map<string, StoredDocument>();
-  let sequence = 0;
 
   const partition = (partnerId: string): Partition => {
     let found = partitions.get(partnerId);
     if (!found) {
-      found = { customers: [], customersById: new Map(), customerIdByEmail: new Map(), companies: [], companiesById: new Map(), documentsByCompany: new Map() };
+      found = { sequence: 0, customers: [], customersById: new Map(), customerIdByEmail: new Map(), companies: [], companiesById: new Map(), documentsByCompany: new Map() };
       partitions.set(partnerId, found);
     }
     return found;
@@ -37,7 +38,7 @@ export function createMemoryStore(): Store {
       const existingId = p.customerIdByEmail.get(email);
       const existing = existingId ? p.customersById.get(existingId) : undefined;
       if (existing) return { customer: existing.value, created: false };
-      const entry = { seq: ++sequence, value: customer };
+      const entry = { seq: ++p.sequence, value: customer };
       p.customers.push(entry);
       p.customersById.set(customer.serviceCustomerId, entry);
       p.customerIdByEmail.set(email, customer.serviceCustomerId);
@@ -54,7 +55,7 @@ export function createMemoryStore(): Store {
 
     async insertCompany(partnerId, company) {
       const p = partition(partnerId);
-      const entry = { seq: ++sequence, value: company };
+      const entry = { seq: ++p.sequence, value: company };
       p.companies.push(entry);
       p.companiesById.set(company.serviceCompanyId, entry);
     },
@@ -69,15 +70,20 @@ export function createMemoryStore(): Store {
     async listCompanies(partnerId, filter, page) {
       return newestFirst(partitions.get(partnerId)?.companies ?? [], page, (company) => matches(company, filter));
     },
-    async companiesOfCustomer(partnerId, customerId) {
+    async companiesOfCustomer(partnerId, customerId, limit) {
       const companies = partitions.get(partnerId)?.companies ?? [];
-      return companies.filter((entry) => entry.value.serviceCustomerId === customerId).map((entry) => entry.value).reverse();
+      const found: Company[] = [];
+      for (let i = companies.length - 1; i >= 0 && found.length < limit; i -= 1) {
+        const company = (companies[i] as Sequenced<Company>).value;
+        if (company.serviceCustomerId === customerId) found.push(company);
+      }
+      return found;
     },
 
     async addDocument(partnerId, stored) {
       const p = partition(partnerId);
       const list = p.documentsByCompany.get(stored.document.serviceCompanyId) ?? [];
-      list.push({ seq: ++sequence, value: stored });
+      list.push({ seq: ++p.sequence, value: stored });
       p.documentsByCompany.set(stored.document.serviceCompanyId, list);
       documentsByKey.set(documentKey(stored.document.serviceCompanyId, stored.document.documentId), stored);
     },

@@ -42,8 +42,8 @@ export interface Store {
   replaceCompany(partnerId: string, company: Company): Promise<void>;
   /** Newest first. */
   listCompanies(partnerId: string, filter: CompanyFilter, page: PageRequest): Promise<Page<Company>>;
-  /** Newest first. */
-  companiesOfCustomer(partnerId: string, customerId: string): Promise<Company[]>;
+  /** Newest first, at most `limit`. */
+  companiesOfCustomer(partnerId: string, customerId: string, limit: number): Promise<Company[]>;
 
   addDocument(partnerId: string, stored: StoredDocument): Promise<void>;
   /** In the order they became ready. */

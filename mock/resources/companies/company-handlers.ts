@@ -39,9 +39,9 @@ export function companyHandlers(services: { store: Store; cursors: CursorCodec; 
         status: context.query.status as FormationStatus | undefined,
         entityType: context.query.entityType as EntityType | undefined,
       };
-      const query = readListQuery(context.query, cursors, filter);
-      const page = await store.listCompanies(partner.id, filter, query);
-      return { status: 200, payload: listPayload(page, cursors, filter) };
+      const scope = { list: 'companies', partner: partner.id, ...filter };
+      const page = await store.listCompanies(partner.id, filter, readListQuery(context.query, cursors, scope));
+      return { status: 200, payload: listPayload(page, cursors, scope) };
     },
   };
 }

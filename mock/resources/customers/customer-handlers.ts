@@ -9,11 +9,11 @@ import { companySummary } from '../companies/company-views.ts';
 import { partnerOf, type Handlers } from '../handler.ts';
 import { listPayload, readListQuery } from '../paging.ts';
 
-export function customerHandlers({ store, cursors, now }: { store: Store; cursors: CursorCodec; now: () => Date }): Handlers {
+export function customerHandlers({ store, cursors, now, maxCompaniesShown }: { store: Store; cursors: CursorCodec; now: () => Date; maxCompaniesShown: number }): Handlers {
   const view = async (partnerId: string, record: CustomerRecord, created: boolean): Promise<Customer> => ({
     ...record,
     created,
-    companies: (await store.companiesOfCustomer(partnerId, record.serviceCustomerId)).map(companySummary),
+    companies: (await store.companiesOfCustomer(partnerId, record.serviceCustomerId, maxCompaniesShown)).map(companySummary),
   });
 
   return {
@@ -45,7 +45,7 @@ export function customerHandlers({ store, cursors, now }: { store: Store; cursor
 
     async listCustomers(context) {
       const partner = partnerOf(context);
-      const filters = { email: context.query.email };
+      const filters = { list: 'customers', partner: partner.id, email: context.query.email };
       const query = readListQuery(context.query, cursors, filters);
       const page = await store.listCustomers(partner.id, { email: context.query.email as string | undefined }, query);
       const items = await Promise.all(page.items.map((customer) => view(partner.id, customer, false)));

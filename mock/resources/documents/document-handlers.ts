@@ -12,7 +12,7 @@ export function documentHandlers({ store, cursors, signer }: { store: Store; cur
       const partner = partnerOf(context);
       const companyId = context.pathParams.companyId as string;
       if (!(await store.getCompany(partner.id, companyId))) throw notFound(`company ${companyId}`);
-      const filters = { companyId };
+      const filters = { list: 'documents', partner: partner.id, companyId };
       const page = await store.listDocuments(partner.id, companyId, readListQuery(context.query, cursors, filters));
       return { status: 200, payload: listPayload(page, cursors, filters) };
     },

@@ -73,3 +73,42 @@ describe('a sandbox operation in production', () => {
     expect(result.json.error.code).toBe('E_NOT_FOUND');
   });
 });
+
+describe('a customer with more companies than its summary holds', () => {
+  it('is still readable: companies lists the 1000 newest, listCompanies lists them all', async () => {
+    const { createCompany, createCustomer, llcBody } = await import('../support/http-fixtures.ts');
+    const customer = await createCustomer(mock);
+    const created: string[] = [];
+    for (let batch = 0; batch < 1001; batch += 50) {
+      const companies = await Promise.all(
+        Array.from({ length: Math.min(50, 1001 - batch) }, () => createCompany(mock, llcBody(customer.serviceCustomerId))),
+      );
+      created.push(...companies.map((company) => company.serviceCompanyId));
+    }
+    const read = await mock.call(`/v1/partner/customers/${customer.serviceCustomerId}`);
+    expect(read.status).toBe(200);
+    expect(read.json.payload.companies).toHaveLength(1000);
+    const listed = await mock.call(`/v1/partner/companies?serviceCustomerId=${customer.serviceCustomerId}&limit=100`);
+    expect(listed.json.payload.hasMore).toBe(true);
+  }, 60_000);
+});
+
+describe('pagination cursors', () => {
+  it('are refused by another list and by another partner', async () => {
+    const { createCustomer } = await import('../support/http-fixtures.ts');
+    const { otherSandboxKey } = await import('../support/mock-harness.ts');
+    await createCustomer(mock);
+    await createCustomer(mock);
+    const page = await mock.call('/v1/partner/customers?limit=1');
+    const cursor = page.json.payload.nextCursor as string;
+    expect(cursor).toEqual(expect.any(String));
+
+    const otherList = await mock.call(`/v1/partner/companies?cursor=${cursor}`);
+    expect(otherList.status).toBe(400);
+    expect(otherList.json.error.details[0].code).toBe('E_CURSOR_INVALID');
+
+    const otherPartner = await mock.call(`/v1/partner/customers?limit=1&cursor=${cursor}`, { key: otherSandboxKey });
+    expect(otherPartner.status).toBe(400);
+    expect(otherPartner.json.error.details[0].code).toBe('E_CURSOR_INVALID');
+  });
+});
