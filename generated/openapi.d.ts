@@ -616,7 +616,7 @@ export interface components {
          *     | Status | Code | Condition |
          *     |---|---|---|
          *     | 400 | `E_MALFORMED_JSON` | The body is not valid JSON. |
-         *     | 400 | `E_VALIDATION_FAILED` | The body, a query or path parameter, or a header breaks the contract or a business rule; `details` lists every problem. |
+         *     | 400 | `E_VALIDATION_FAILED` | The body, a query or path parameter, or a header breaks the contract or, once it matches the schema, a business rule; `details` lists the problems (at most 100). |
          *     | 400 | `E_IDEMPOTENCY_KEY_REQUIRED` | A create was sent without `Idempotency-Key`. |
          *     | 400 | `E_IDEMPOTENCY_KEY_INVALID` | `Idempotency-Key` is empty, longer than 255 characters, or not visible ASCII. |
          *     | 401 | `E_AUTH_MISSING` | No `Authorization` header. |
