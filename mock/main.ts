@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const { config } = parsed;
   const logger = await createLogger(config);
   const mock = await startMock(config, logger);
-  logger.info(
+  // Shown whatever the level (but silent): it says where the mock listens, which launchers read (with --port 0).
+  const announcer = config.logLevel === 'silent' ? logger : logger.child({}, { level: 'info' });
+  announcer.info(
     {
       url: mock.url,
       environment: config.environment,

@@ -232,6 +232,25 @@ describe('the built mock', () => {
     expect(stdout).toContain('shutting down');
   });
 
+  it('announces where it listens even when the log level hides info, and then logs no requests', async () => {
+    const started = spawn(process.execPath, ['.build/main.mjs', '--port', '0', '--log-format', 'json', '--log-level', 'error'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    let stdout = '';
+    started.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const lines = () => stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const deadline = Date.now() + 15_000;
+    while (!lines().some((line) => typeof line.url === 'string') && Date.now() < deadline && started.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const url = lines().find((line) => typeof line.url === 'string')?.url as string | undefined;
+    expect(url, `stdout: ${stdout}`).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    expect((await fetch(`${url as string}/v1/partner/reference/states?limit=1`, { headers: { authorization: sandboxKey } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines().filter((line) => typeof line.requestId === 'string')).toEqual([]);
+    started.kill('SIGTERM');
+  });
+
   it('exits 2 with the reason on stderr for a bad flag', async () => {
     const failure = await run(process.execPath, ['.build/main.mjs', '--port', 'abc'], { cwd: projectRoot }).then(
       () => undefined,
