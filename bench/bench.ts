@@ -8,10 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { buildMock, startMockProcess, type MockProcess } from '../contract-tests/support/mock-process.ts';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, creates: { type: 'string', default: '1000000' } },
@@ -26,7 +29,8 @@ const customerBody = JSON.stringify({ email: 'ada.lovelace@example.com', firstNa
 interface Target {
   name: string;
   url: string;
-  process: ChildProcess;
+  pid: number;
+  stop(): Promise<void>;
   customerId: string;
 }
 
@@ -40,7 +44,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  await run('node', ['scripts/build-mock.mjs']);
+  await buildMock(process.cwd());
   const targets = [
     await startMock('mock', []),
     await startMock('mock (response validation on)', ['--validate-responses', 'on']),
@@ -56,10 +60,11 @@ async function main(): Promise<void> {
     printTable(rows);
     const mock = targets[0] as Target;
     const startup = await startupOf();
-    console.log(`\nMock start-up: ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to first answer.`);
+    console.log(`\nMock start-up: ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to listening.`);
     await memoryAfterCreates(mock);
   } finally {
-    for (const target of targets) target.process.kill('SIGTERM');
+    await Promise.all(targets.map((target) => target.stop()));
+    await rm(logDir, { recursive: true, force: true });
   }
 }
 
@@ -111,7 +116,7 @@ function printTable(rows: Row[]): void {
 }
 
 async function memoryAfterCreates(mock: Target): Promise<void> {
-  const before = await rssOf(mock.process.pid as number);
+  const before = await rssOf(mock.pid);
   const started = Date.now();
   const result = await autocannon({
     url: mock.url,
@@ -127,7 +132,7 @@ async function memoryAfterCreates(mock: Target): Promise<void> {
       },
     ],
   });
-  const after = await rssOf(mock.process.pid as number);
+  const after = await rssOf(mock.pid);
   console.log(
     `Mock RSS: ${mb(before)} MiB before, ${mb(after)} MiB after ${result.requests.total} idempotent creates ` +
       `(${Math.round((Date.now() - started) / 1000)} s, ${result.non2xx} non-2xx); idempotency records are capped (--idempotency-max-records, default 100000).`,
@@ -141,16 +146,19 @@ async function rssOf(pid: number): Promise<number> {
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
+const logDir = await mkdtemp(join(tmpdir(), 'bench-'));
+
+/** The mock picks its own port and announces it, so no free port is guessed and raced for. */
+async function launchMock(args: string[]): Promise<MockProcess> {
+  return startMockProcess({ projectRoot: process.cwd(), args: ['--port', '0', '--log-format', 'json', ...args], logDir: await mkdtemp(join(logDir, 'mock-')) });
+}
+
 async function startMock(name: string, extra: string[]): Promise<Target> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['.build/main.mjs', '--port', String(port), '--log-format', 'json', '--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(url);
-  const response = await fetch(`${url}/v1/partner/customers`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: customerBody });
+  const mock = await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra]);
+  const response = await fetch(`${mock.url}/v1/partner/customers`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: customerBody });
   const answer = (await response.json()) as { payload: { serviceCustomerId: string } | null; error: unknown };
   if (!answer.payload) throw new Error(`${name}: creating the customer to read failed: ${JSON.stringify(answer.error)}`);
-  const payload = answer.payload;
-  return { name, url, process: child, customerId: payload.serviceCustomerId };
+  return { name, url: mock.url, pid: mock.pid, stop: () => mock.stop(), customerId: answer.payload.serviceCustomerId };
 }
 
 async function startPrism(): Promise<Target> {
@@ -158,7 +166,7 @@ async function startPrism(): Promise<Target> {
   const child = spawn('node_modules/.bin/prism', ['mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'error', 'generated/openapi.json'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(url, 60_000);
-  return { name: 'prism mock -v error', url, process: child, customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
+  return { name: 'prism mock -v error', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
 }
 
 async function startBare(): Promise<Target> {
@@ -166,23 +174,17 @@ async function startBare(): Promise<Target> {
   const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(url);
-  return { name: 'bare node:http', url, process: child, customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
+  return { name: 'bare node:http', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
 }
 
-/** Start-up of the mock, taken from its own start line, over three starts. */
+/** Start-up of the mock, taken from its own start line, over three starts; the median. */
 async function startupOf(): Promise<{ inProcessMs: number; wallMs: number }> {
   const samples: { inProcessMs: number; wallMs: number }[] = [];
   for (let i = 0; i < 3; i += 1) {
-    const port = await freePort();
     const started = Date.now();
-    const child = spawn(process.execPath, ['.build/main.mjs', '--port', String(port), '--log-format', 'json', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitFor(`http://127.0.0.1:${port}`);
-    const wallMs = Date.now() - started;
-    child.kill('SIGTERM');
-    const inProcessMs = Number(/"startupMs":(\d+)/.exec(output)?.[1] ?? NaN);
-    samples.push({ inProcessMs, wallMs });
+    const mock = await launchMock(['--log-level', 'info']);
+    samples.push({ inProcessMs: mock.startupMs ?? NaN, wallMs: Date.now() - started });
+    await mock.stop();
   }
   samples.sort((a, b) => a.inProcessMs - b.inProcessMs);
   return samples[1] as { inProcessMs: number; wallMs: number };
@@ -209,13 +211,6 @@ function freePort(): Promise<number> {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
-  });
-}
-
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: 'inherit' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
   });
 }
 

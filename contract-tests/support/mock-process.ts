@@ -9,6 +9,9 @@ import { promisify } from 'node:util';
 
 export interface MockProcess {
   url: string;
+  pid: number;
+  /** What the mock reports of its own start-up, from process start to listening. */
+  startupMs: number | undefined;
   logFile: string;
   /** Set when the process ended before it was stopped. */
   exitedEarly(): string | undefined;
@@ -43,7 +46,7 @@ export async function startMockProcess(options: { projectRoot: string; args: str
   });
   child.stderr?.pipe(log, { end: false });
 
-  const url = await new Promise<string>((resolve, reject) => {
+  const started = await new Promise<StartLine>((resolve, reject) => {
     let pending = '';
     const timer = setTimeout(() => reject(new Error(`The mock did not start within ${startTimeoutMs / 1000} s; its log: ${logFile}`)), startTimeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -52,7 +55,7 @@ export async function startMockProcess(options: { projectRoot: string; args: str
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
-        const announced = listeningUrl(line);
+        const announced = startLine(line);
         if (announced) {
           clearTimeout(timer);
           resolve(announced);
@@ -66,7 +69,9 @@ export async function startMockProcess(options: { projectRoot: string; args: str
   });
 
   return {
-    url,
+    url: started.url,
+    pid: child.pid as number,
+    startupMs: started.startupMs,
     logFile,
     exitedEarly: () => exit,
     async stop() {
@@ -82,12 +87,18 @@ export async function startMockProcess(options: { projectRoot: string; args: str
   };
 }
 
+interface StartLine {
+  url: string;
+  startupMs: number | undefined;
+}
+
 /** The start-up line of `--log-format json` carries the URL the mock listens on (it may have picked the port). */
-function listeningUrl(line: string): string | undefined {
+function startLine(line: string): StartLine | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
-    const entry = JSON.parse(line) as { url?: unknown; msg?: unknown };
-    return typeof entry.url === 'string' && typeof entry.msg === 'string' && entry.msg.includes('listening') ? entry.url : undefined;
+    const entry = JSON.parse(line) as { url?: unknown; msg?: unknown; startupMs?: unknown };
+    if (typeof entry.url !== 'string' || typeof entry.msg !== 'string' || !entry.msg.includes('listening')) return undefined;
+    return { url: entry.url, startupMs: typeof entry.startupMs === 'number' ? entry.startupMs : undefined };
   } catch {
     return undefined;
   }
