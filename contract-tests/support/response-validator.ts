@@ -5,27 +5,20 @@
  * `x-request-id`, which echoes the one sent (except on an idempotent replay, which returns the original
  * response). Schemas are never restated here: each check compiles the bundle's own schema by its pointer.
  */
-import { createRequire } from 'node:module';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import type { ContractDocument } from '../../mock/contract/document.ts';
+import { createSchemaCompiler } from '../../mock/validation/schema-compiler.ts';
 import { contractDocument, type ContractOperation, type RouteMatch } from './contract.ts';
 
-// ajv-formats is CommonJS with a `default` export that NodeNext's ESM interop does not unwrap.
-const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
-
-const bundleId = 'https://contract-tests.invalid/openapi.json';
-// strict: false because OpenAPI puts keywords JSON Schema does not know (discriminator) into schemas.
-// multipleOfPrecision: `multipleOf: 0.01` would otherwise refuse 33.33 (33.33 / 0.01 = 3332.9999999999995).
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, multipleOfPrecision: 9 });
-addFormats(ajv);
-ajv.addSchema({ ...(contractDocument as object), $id: bundleId });
-
+// The kit's one way of compiling the bundle's schemas, shared with the mock and the unit tests.
+const compiler = createSchemaCompiler(contractDocument as unknown as ContractDocument);
 const compiled = new Map<string, ValidateFunction>();
 
 /** A validator for the schema at this pointer of the bundle (`/components/schemas/Customer`). */
 export function schemaAt(pointer: string): ValidateFunction {
   let validate = compiled.get(pointer);
   if (!validate) {
-    validate = ajv.compile({ $ref: `${bundleId}#${pointer}` });
+    validate = compiler.compile({ $ref: `#${pointer}` });
     compiled.set(pointer, validate);
   }
   return validate;
