@@ -40,6 +40,8 @@ interface Row {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time (user + system) the target spent per answered request during the measured run. */
+  cpuUsPerRequest: number;
   non2xx: number;
 }
 
@@ -87,8 +89,10 @@ async function measure(target: Target, operation: string, request: { method: str
   });
   // Not measured: lets the JIT compile the hot path and lazily built validators settle, as in a long-running mock.
   await run(warmUpSeconds);
+  const cpuBefore = await cpuMicrosOf(target.pid);
   const result = await run(duration);
-  return { target: target.name, operation, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  const cpuUsPerRequest = ((await cpuMicrosOf(target.pid)) - cpuBefore) / Math.max(1, result.requests.total);
+  return { target: target.name, operation, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest, non2xx: result.non2xx + result.errors };
 }
 
 function withFreshKey<T extends { headers?: Record<string, string> }>(request: T): T {
@@ -96,9 +100,11 @@ function withFreshKey<T extends { headers?: Record<string, string> }>(request: T
 }
 
 function printTable(rows: Row[]): void {
-  const baseline = (name: string, operation: string) => rows.find((row) => row.target === name && row.operation === operation)?.rps ?? NaN;
+  const rowOf = (name: string, operation: string) => rows.find((row) => row.target === name && row.operation === operation);
+  const baseline = (name: string, operation: string) => rowOf(name, operation)?.rps ?? NaN;
+  const cpuBaseline = (name: string, operation: string) => rowOf(name, operation)?.cpuUsPerRequest ?? NaN;
   console.log(`\n${connections} connections, ${duration} s per run, one run, same machine, same contract (generated/openapi.json)\n`);
-  console.log(['target'.padEnd(32), 'operation'.padEnd(15), 'req/s'.padStart(9), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), '× prism'.padStart(8), '÷ bare'.padStart(7), 'non-2xx'.padStart(8)].join(' '));
+  console.log(['target'.padEnd(32), 'operation'.padEnd(15), 'req/s'.padStart(9), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), '× prism'.padStart(8), '÷ bare'.padStart(7), 'CPU µs/req'.padStart(11), 'CPU ÷ bare'.padStart(11), 'non-2xx'.padStart(8)].join(' '));
   for (const row of rows) {
     console.log(
       [
@@ -109,6 +115,8 @@ function printTable(rows: Row[]): void {
         row.p99.toFixed(1).padStart(7),
         (row.rps / baseline('prism mock -v error', row.operation)).toFixed(2).padStart(8),
         (row.rps / baseline('bare node:http', row.operation)).toFixed(2).padStart(7),
+        row.cpuUsPerRequest.toFixed(1).padStart(11),
+        (row.cpuUsPerRequest / cpuBaseline('bare node:http', row.operation)).toFixed(2).padStart(11),
         String(row.non2xx).padStart(8),
       ].join(' '),
     );
@@ -142,6 +150,19 @@ async function memoryAfterCreates(mock: Target): Promise<void> {
 async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+}
+
+/**
+ * User plus system CPU time of a process so far, in microseconds (utime and stime of /proc/<pid>/stat, in clock
+ * ticks of 1/100 s). Per request, it is steadier than req/s on a shared machine: it does not count the time the
+ * target waited for a core.
+ */
+async function cpuMicrosOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may contain blanks; utime and stime are the 14th
+  // and 15th fields of the line.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);

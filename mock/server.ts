@@ -162,7 +162,10 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
     }
     if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
     const answer = exchange.response as NonNullable<Exchange['response']>;
-    response.writeHead(answer.status, { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers });
+    // A known length lets Node send the head and the body in one write, without chunked framing; a HEAD answer
+    // carries the length its GET would have.
+    const length = String(Buffer.byteLength(answer.body));
+    response.writeHead(answer.status, { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers, 'content-length': length });
     response.end(exchange.method === 'HEAD' ? undefined : answer.body);
   }
 

@@ -1,0 +1,57 @@
+/** Answers are framed by Content-Length, as most API servers send them, not by chunked transfer encoding. */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeCheckingJournal } from '../support/journal-check.ts';
+import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
+
+let mock: TestMock;
+
+beforeAll(async () => {
+  mock = await startTestMock();
+});
+afterAll(() => closeCheckingJournal(mock));
+
+/** The raw answer as it came off the wire; fetch would hide how it was framed. */
+function rawCall(method: string, path: string, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${mock.url}${path}`, { method, headers: { authorization: sandboxKey, ...(body ? { 'content-type': 'application/json' } : {}) } }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+describe('response framing', () => {
+  it('gives a JSON answer a Content-Length equal to its bytes, and no chunked encoding', async () => {
+    const answer = await rawCall('GET', '/v1/partner/reference/countries?limit=3');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+  });
+
+  it('counts bytes, not characters, for a body with non-ASCII text', async () => {
+    const answer = await rawCall('GET', '/v1/partner/reference/countries?q=%C3%85land');
+    expect(answer.status).toBe(200);
+    expect(answer.body.toString('utf8')).toContain('Åland');
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+  });
+
+  it('frames error answers the same way', async () => {
+    const answer = await rawCall('GET', '/v1/partner/customers/cus_000000000000000000000000');
+    expect(answer.status).toBe(404);
+    expect(answer.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+  });
+
+  it('answers HEAD with the length its GET would have, and no body', async () => {
+    const get = await rawCall('GET', '/v1/partner/reference/states?limit=2');
+    const head = await rawCall('HEAD', '/v1/partner/reference/states?limit=2');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-length']).toBe(String(get.body.length));
+  });
+});
