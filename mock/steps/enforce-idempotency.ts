@@ -34,7 +34,8 @@ export function enforceIdempotency(store: IdempotencyStore): Step {
         respond(exchange, new ApiError(409, 'E_IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry after Retry-After.', undefined, { 'retry-after': '1' }));
       } else {
         exchange.replayed = true;
-        exchange.response = { ...record.response, headers: { ...record.response.headers, 'idempotent-replayed': 'true' } };
+        const stored = record.response;
+        exchange.response = { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' }, json: typeof stored.body === 'string' ? JSON.parse(stored.body) : undefined };
       }
       return;
     }
@@ -48,7 +49,9 @@ export function enforceIdempotency(store: IdempotencyStore): Step {
       } else {
         response.headers['idempotent-replayed'] = 'false';
         // The stored answer keeps its own request id: the replayed body's error.requestId must match the header.
-        store.complete(scope, { ...response, headers: { ...response.headers, 'x-request-id': exchange.requestId } });
+        // It keeps its bytes, not its parsed JSON: up to the record cap of object trees would be for the garbage
+        // collector to walk on every major collection, and a replay is rare enough to parse the bytes again.
+        store.complete(scope, { status: response.status, headers: { ...response.headers, 'x-request-id': exchange.requestId }, body: response.body });
       }
     }
   };

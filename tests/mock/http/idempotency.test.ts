@@ -6,7 +6,7 @@ import { validationFailed } from '../../../mock/http/api-error.ts';
 import type { Handlers } from '../../../mock/resources/handler.ts';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
 import { createCustomer, customerBody, eventually, llcBody, newIdempotencyKey, sleep, validationDetails } from '../support/http-fixtures.ts';
-import { closeCheckingJournal } from '../support/journal-check.ts';
+import { closeCheckingJournal, journalOf } from '../support/journal-check.ts';
 import { sandboxKey, startTestMock, type CallResult, type TestMock } from '../support/mock-harness.ts';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -131,6 +131,9 @@ describe('a 4xx outcome', () => {
     const replay = await mock.call('/v1/partner/companies', { body, idempotencyKey: key });
     expectSameAnswer(replay, first);
     expect(replay.json.error.requestId).toBe(replay.headers.get('x-request-id'));
+    // The replay is journaled with the stored answer's error code, as the original was.
+    const replays = (await journalOf(mock)).filter((entry) => entry.replayed && entry.operationId === 'createCompany');
+    expect(replays.at(-1)).toMatchObject({ status: 400, errorCode: 'E_VALIDATION_FAILED' });
     expect((await mock.call(`/v1/partner/companies?serviceCustomerId=${customerId}`)).json.payload.data).toEqual([]);
 
     // A fresh key is how the corrected request is sent.
