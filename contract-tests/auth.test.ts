@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../client/index.ts';
-import { contractOperations } from './support/contract.ts';
+import { contractOperations, documents } from './support/contract.ts';
 import { apiError, partnerClient, target } from './support/fixtures.ts';
 import { operationCalls, prepareWorld, type World } from './support/operation-calls.ts';
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 
 /** The operations that document a 401: every one but the download, whose URL carries its own authorization. */
-const keyedOperations = contractOperations.filter((operation) => operation.responses.has(401)).map((operation) => operation.operationId);
+const keyedOperations = contractOperations.filter((operation) => documents(operation, 401)).map((operation) => operation.operationId);
 
 /** No retries: a 401 is final, and a create without a key must not be sent twice. */
 const withAuthorization = (authorization: string | null) => partnerClient({ authorization, retry: { maxAttempts: 1 } });

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../client/index.ts';
-import { contractOperations } from './support/contract.ts';
+import { contractOperations, documents } from './support/contract.ts';
 import { api, apiError, apiNoRetry, armFault, clearFaults, customerRequest, newIdempotencyKey, target } from './support/fixtures.ts';
 import { recordSkip } from './support/observe.ts';
 import { operationCalls, prepareWorld, type World } from './support/operation-calls.ts';
@@ -16,7 +16,7 @@ const faultCodes = { 429: 'E_RATE_LIMITED', 500: 'E_INTERNAL', 503: 'E_SERVICE_U
 type FaultStatus = keyof typeof faultCodes;
 
 const faultPairs = contractOperations.flatMap((operation) =>
-  ([429, 500, 503] as const).filter((status) => operation.responses.has(status)).map((status) => [operation.operationId, status] as const),
+  ([429, 500, 503] as const).filter((status) => documents(operation, status)).map((status) => [operation.operationId, status] as const),
 );
 
 if (!target.mockAdmin) {

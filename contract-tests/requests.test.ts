@@ -5,7 +5,7 @@
  * malformed on purpose, so they are sent raw — through the same contract check as the client's.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractOperations } from './support/contract.ts';
+import { contractOperations, documents } from './support/contract.ts';
 import { api, customerRequest, newCompany, newIdempotencyKey, simulation } from './support/fixtures.ts';
 import { rawRequest } from './support/observe.ts';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
 /** Every operation that takes a body, with a path to send it to and a valid body. */
 function bodyOperations() {
   return contractOperations
-    .filter((operation) => operation.takesBody)
+    .filter((operation) => operation.requestBody !== undefined)
     .map((operation) => ({
       operationId: operation.operationId,
       path: operation.pathTemplate.replace('{companyId}', companyId),
@@ -30,7 +30,7 @@ function bodyOperations() {
               : { serviceCustomerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' },
         ),
       headers: (extra: Record<string, string>) =>
-        operation.responses.has(409) && operation.operationId !== 'simulateCompanyFormation'
+        documents(operation, 409) && operation.operationId !== 'simulateCompanyFormation'
           ? { 'idempotency-key': newIdempotencyKey(), ...extra }
           : extra,
     }));

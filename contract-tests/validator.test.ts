@@ -3,8 +3,8 @@
  * against any target. Each case breaks one promise of the contract and must be caught.
  */
 import { describe, expect, it } from 'vitest';
+import { checkResponse } from './support/check-response.ts';
 import { contractOperation, contractOperations, exampleValue, matchRoute } from './support/contract.ts';
-import { checkResponse } from './support/response-validator.ts';
 
 const customerCreated = exampleValue('CustomerCreated');
 const rateLimitHeaders = { 'ratelimit-limit': '25', 'ratelimit-remaining': '24', 'ratelimit-reset': '1' };
@@ -18,7 +18,7 @@ function problems(
 ): string[] {
   const bytes = new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body));
   return checkResponse(
-    { kind: 'operation', operation: contractOperation(operationId) },
+    { kind: 'operation', operation: contractOperation(operationId), pathParams: {} },
     { status, headers: new Headers(headers), body: bytes, sentRequestId },
   ).problems;
 }
@@ -55,8 +55,8 @@ describe('the response check', () => {
       body: new TextEncoder().encode(JSON.stringify({ payload: null, error: { code: 'E_METHOD_NOT_ALLOWED', message: 'x', requestId: 'req_sent' } })),
       sentRequestId: 'req_sent',
     });
-    expect(checkResponse({ kind: 'method-not-allowed', allowed: ['GET'] }, observed(405, {})).problems.join()).toMatch(/Allow/);
-    expect(checkResponse({ kind: 'method-not-allowed', allowed: ['GET'] }, observed(405, { allow: 'GET' })).problems).toEqual([]);
+    expect(checkResponse({ kind: 'method-not-allowed', allow: ['GET'] }, observed(405, {})).problems.join()).toMatch(/Allow/);
+    expect(checkResponse({ kind: 'method-not-allowed', allow: ['GET'] }, observed(405, { allow: 'GET' })).problems).toEqual([]);
   });
 });
 
@@ -67,7 +67,7 @@ describe('routing a request to its operation', () => {
       const route = matchRoute(operation.method, path);
       expect(route.kind === 'operation' ? route.operation.operationId : route.kind, path).toBe(operation.operationId);
     }
-    expect(matchRoute('GET', '/v1/partner/unknown').kind).toBe('unknown-path');
-    expect(matchRoute('DELETE', '/v1/partner/customers')).toEqual({ kind: 'method-not-allowed', allowed: ['GET', 'POST'] });
+    expect(matchRoute('GET', '/v1/partner/unknown').kind).toBe('not-found');
+    expect(matchRoute('DELETE', '/v1/partner/customers')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'POST'] });
   });
 });

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Environment } from './auth/api-keys.ts';
-import { defaultContractPath } from './contract/document.ts';
+import { defaultContractPath } from '../contract-model/document.ts';
 
 export interface MockConfig {
   port: number;

@@ -6,14 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { loadContract, maxItemsOf } from '../contract-model/document.ts';
+import { listOperations } from '../contract-model/operations.ts';
+import { perOperation } from '../contract-model/per-operation.ts';
+import { compileResponseValidator } from '../contract-model/response-validator.ts';
+import { createRouter } from '../contract-model/router.ts';
+import { createSchemaCompiler } from '../contract-model/schema-compiler.ts';
 import { createAdminRoutes } from './admin/admin-routes.ts';
 import { createFaultRegistry } from './admin/faults.ts';
 import { createRequestJournal } from './admin/request-journal.ts';
 import { createKeyChecker } from './auth/api-keys.ts';
 import type { MockConfig } from './config.ts';
-import { loadContract, maxItemsOf } from './contract/document.ts';
-import { listOperations, type ContractOperation } from './contract/operations.ts';
-import { createRouter } from './contract/router.ts';
 import { createDownloadUrlSigner } from './documents/signed-url.ts';
 import { createDocumentFactory } from './formation/document-factory.ts';
 import { createFormationEngine } from './formation/formation-engine.ts';
@@ -45,23 +48,7 @@ import { createMemoryStore } from './store/memory-store.ts';
 import type { Store } from './store/store.ts';
 import { createPrismEngine } from './validation/prism-engine.ts';
 import { compileRequestValidator } from './validation/request-validator.ts';
-import { compileResponseValidator } from './validation/response-validator.ts';
-import { createSchemaCompiler } from './validation/schema-compiler.ts';
 import { createWebhookDispatcher } from './webhooks/index.ts';
-
-/** Builds each operation's value on first use and keeps it: start-up does not pay for operations never called. */
-function perOperation<T>(operations: ContractOperation[], build: (operation: ContractOperation) => T): (operationId: string) => T | undefined {
-  const byId = new Map(operations.map((op) => [op.operationId, op]));
-  const built = new Map<string, T>();
-  return (operationId) => {
-    if (built.has(operationId)) return built.get(operationId);
-    const operation = byId.get(operationId);
-    if (!operation) return undefined;
-    const value = build(operation);
-    built.set(operationId, value);
-    return value;
-  };
-}
 
 export interface RunningMock {
   url: string;

@@ -1,169 +1,52 @@
 /**
- * The bundled contract as the suite reads it: operations with their path templates, the statuses and headers
- * each documents, the webhook events, and the request examples the scenarios send. Everything is read from
- * `generated/openapi.json`, so a regenerated bundle changes what is checked without touching the suite.
+ * The bundled contract as the suite reads it: through the kit's contract model, the one the mock serves from,
+ * so that suite and mock agree on what an operation documents and which operation a request is for. Added
+ * here, what only the suite needs: operationIds typed as the client's, the documented (operation, status)
+ * pairs of the coverage table, the request examples the scenarios send, and the tables of the tags' prose.
+ * Nothing here starts or reads the mock: the suite runs the same against a remote sandbox.
  */
-import bundle from '../../generated/openapi.json' with { type: 'json' };
 import type { OperationId } from '../../client/index.ts';
+import { loadContract } from '../../contract-model/document.ts';
+import { listOperations, listWebhooks, type ContractOperation } from '../../contract-model/operations.ts';
+import { createRouter, type RouteMatch } from '../../contract-model/router.ts';
+import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 
-type Json = unknown;
-interface Ref {
-  $ref: string;
-}
-interface HeaderObject {
-  required?: boolean;
-  schema?: Json;
-}
-interface ResponseObject {
-  headers?: Record<string, HeaderObject | Ref>;
-  content?: Record<string, { schema?: Json }>;
-}
-interface OperationObject {
-  operationId: string;
-  tags?: string[];
-  responses: Record<string, ResponseObject | Ref>;
-  requestBody?: unknown;
-}
-interface Document {
-  paths: Record<string, Record<string, OperationObject | unknown>>;
-  webhooks: Record<string, { post: { parameters?: (Ref | { name: string })[]; requestBody: { content: Record<string, unknown> } } }>;
-  tags: { name: string; description?: string }[];
-  components: {
-    examples: Record<string, { value: Json }>;
-    responses: Record<string, ResponseObject>;
-    headers: Record<string, HeaderObject>;
-    parameters: Record<string, { name: string; in: string; required?: boolean }>;
-  };
-}
+export const contractDocument = await loadContract();
 
-export const contractDocument = bundle as unknown as Document;
+/** The bundle's schemas, compiled as the mock compiles them. */
+export const compiler = createSchemaCompiler(contractDocument);
 
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-export interface DocumentedHeader {
-  name: string;
-  required: boolean;
-  /** A JSON Pointer into the bundle, for the validator to compile. */
-  schemaPointer: string | undefined;
-}
-
-export interface DocumentedResponse {
-  status: number;
-  headers: DocumentedHeader[];
-  /** Media type → pointer to its schema. Empty when the response has no body. */
-  content: Map<string, string | undefined>;
-}
-
-export interface ContractOperation {
+export interface SuiteOperation extends ContractOperation {
   operationId: OperationId;
-  method: string;
-  pathTemplate: string;
-  pattern: RegExp;
-  tags: readonly string[];
-  takesBody: boolean;
-  responses: Map<number, DocumentedResponse>;
 }
 
-function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
-}
+export type SuiteRoute = RouteMatch<SuiteOperation>;
 
-function isRef(value: unknown): value is Ref {
-  return typeof value === 'object' && value !== null && '$ref' in value && typeof value.$ref === 'string';
-}
-
-/** Follows a local `$ref` to its target and returns the target with its own pointer (for the validator). */
-function follow<T>(value: T | Ref, pointer: string): { value: T; pointer: string } {
-  let current: unknown = value;
-  let at = pointer;
-  for (let hops = 0; isRef(current); hops++) {
-    if (hops > 10 || !current.$ref.startsWith('#/')) throw new Error(`Unsupported $ref ${current.$ref} at ${at}.`);
-    at = current.$ref.slice(1);
-    current = at
-      .split('/')
-      .slice(1)
-      .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], contractDocument);
-    if (current === undefined) throw new Error(`The bundle's ${at} does not resolve.`);
+function explicitStatuses(operation: ContractOperation): SuiteOperation {
+  for (const status of operation.responses.keys()) {
+    // The coverage table counts responses by their exact status: a range or `default` could not be exercised.
+    if (!/^\d{3}$/.test(status)) throw new Error(`${operation.operationId}: the suite expects explicit statuses, not ${status}.`);
   }
-  return { value: current as T, pointer: at };
+  // The client's OperationId is derived from the same bundle's `paths`.
+  return operation as SuiteOperation;
 }
 
-function documentedResponse(status: string, raw: ResponseObject | Ref, pointer: string): DocumentedResponse {
-  const { value: response, pointer: at } = follow(raw, pointer);
-  const headers = Object.entries(response.headers ?? {}).map(([name, header]) => {
-    const resolved = follow(header, `${at}/headers/${escapePointer(name)}`);
-    return {
-      name: name.toLowerCase(),
-      required: resolved.value.required === true,
-      schemaPointer: resolved.value.schema === undefined ? undefined : `${resolved.pointer}/schema`,
-    };
-  });
-  const content = new Map(
-    Object.entries(response.content ?? {}).map(([mediaType, media]) => [
-      mediaType,
-      media.schema === undefined ? undefined : `${at}/content/${escapePointer(mediaType)}/schema`,
-    ]),
-  );
-  return { status: Number(status), headers, content };
-}
+export const contractOperations: readonly SuiteOperation[] = listOperations(contractDocument).map(explicitStatuses);
 
-function templatePattern(template: string): RegExp {
-  const source = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}$`);
-}
+const byId = new Map(contractOperations.map((operation) => [operation.operationId, operation]));
 
-export const contractOperations: readonly ContractOperation[] = Object.entries(contractDocument.paths).flatMap(
-  ([pathTemplate, item]) =>
-    httpMethods.flatMap((method) => {
-      const operation = item[method] as OperationObject | undefined;
-      if (!operation) return [];
-      const pointer = `/paths/${escapePointer(pathTemplate)}/${method}`;
-      const responses = new Map(
-        Object.entries(operation.responses).map(([status, response]) => {
-          if (!/^\d{3}$/.test(status)) throw new Error(`${operation.operationId}: the suite expects explicit statuses, not ${status}.`);
-          return [Number(status), documentedResponse(status, response, `${pointer}/responses/${status}`)] as const;
-        }),
-      );
-      return [
-        {
-          operationId: operation.operationId as OperationId,
-          method: method.toUpperCase(),
-          pathTemplate,
-          pattern: templatePattern(pathTemplate),
-          tags: operation.tags ?? [],
-          takesBody: operation.requestBody !== undefined,
-          responses,
-        },
-      ];
-    }),
-);
-
-export function contractOperation(operationId: OperationId): ContractOperation {
-  const operation = contractOperations.find((candidate) => candidate.operationId === operationId);
+export function contractOperation(operationId: OperationId): SuiteOperation {
+  const operation = byId.get(operationId);
   if (!operation) throw new Error(`The contract has no operation ${operationId}.`);
   return operation;
 }
 
-export type RouteMatch =
-  | { kind: 'operation'; operation: ContractOperation }
-  | { kind: 'method-not-allowed'; allowed: string[] }
-  | { kind: 'unknown-path' };
+/** The operation a request is for, by method and path, as the target routes it. */
+export const matchRoute = createRouter(contractOperations);
 
-/** The operation a request is for, by method and path template, as the target would route it. */
-export function matchRoute(method: string, pathname: string): RouteMatch {
-  const candidates = contractOperations.filter((operation) => operation.pattern.test(pathname));
-  // A static segment beats a parameter, as in every router: `/a/b` over `/a/{id}`.
-  const specificity = (operation: ContractOperation) => -(operation.pathTemplate.match(/\{/g)?.length ?? 0);
-  const byTemplate = candidates.sort((a, b) => specificity(b) - specificity(a));
-  const best = byTemplate[0];
-  if (!best) return { kind: 'unknown-path' };
-  const sameTemplate = byTemplate.filter((operation) => operation.pathTemplate === best.pathTemplate);
-  const operation = sameTemplate.find((candidate) => candidate.method === method.toUpperCase());
-  if (operation) return { kind: 'operation', operation };
-  return { kind: 'method-not-allowed', allowed: sameTemplate.map((candidate) => candidate.method) };
+/** Whether the operation documents this status. */
+export function documents(operation: ContractOperation, status: number): boolean {
+  return operation.responses.has(String(status));
 }
 
 export interface DocumentedPair {
@@ -174,35 +57,22 @@ export interface DocumentedPair {
 /** Every (operation, status) the contract documents, in the bundle's order. */
 export function documentedPairs(): DocumentedPair[] {
   return contractOperations.flatMap((operation) =>
-    [...operation.responses.keys()].map((status) => ({ operationId: operation.operationId, status })),
+    [...operation.responses.keys()].map((status) => ({ operationId: operation.operationId, status: Number(status) })),
   );
+}
+
+const webhooks = listWebhooks(contractDocument);
+
+/** The operation the API calls on the partner's endpoint for this event type. */
+export function webhookOperation(eventType: string): ContractOperation | undefined {
+  return webhooks.get(eventType);
 }
 
 /** A deep copy of `components.examples[name].value`, so that a scenario may change it freely. */
 export function exampleValue<T = Record<string, unknown>>(name: string): T {
-  const example = contractDocument.components.examples[name];
+  const example = contractDocument.components.examples?.[name];
   if (!example) throw new Error(`The contract has no example ${name}.`);
   return structuredClone(example.value) as T;
-}
-
-/** The pointer of a webhook event's body schema, and its header parameters. */
-export function webhookContract(eventType: string): {
-  bodyPointer: string;
-  headers: { name: string; required: boolean; schemaPointer: string }[];
-} | undefined {
-  const webhook = contractDocument.webhooks[eventType];
-  if (!webhook) return undefined;
-  const headers = (webhook.post.parameters ?? []).map((parameter, index) => {
-    const { value, pointer } = follow(
-      parameter as { name: string; required?: boolean } | Ref,
-      `/webhooks/${escapePointer(eventType)}/post/parameters/${index}`,
-    );
-    return { name: value.name.toLowerCase(), required: value.required === true, schemaPointer: `${pointer}/schema` };
-  });
-  return {
-    bodyPointer: `/webhooks/${escapePointer(eventType)}/post/requestBody/content/application~1json/schema`,
-    headers,
-  };
 }
 
 /**
@@ -211,7 +81,8 @@ export function webhookContract(eventType: string): {
  * which rules exist from it rather than from a copy.
  */
 export function tagTable(tagName: string, columns: readonly string[]): Record<string, string>[] {
-  const description = contractDocument.tags.find((tag) => tag.name === tagName)?.description ?? '';
+  const tags = (contractDocument.tags as { name: string; description?: string }[] | undefined) ?? [];
+  const description = tags.find((tag) => tag.name === tagName)?.description ?? '';
   const lines = description.split('\n').map((line) => line.trim());
   const cells = (line: string) =>
     line

@@ -12,8 +12,8 @@ import { relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
 import type { FetchLike, OperationId } from '../../client/index.ts';
-import { contractOperation, matchRoute, type RouteMatch } from './contract.ts';
-import { checkResponse } from './response-validator.ts';
+import { checkResponse } from './check-response.ts';
+import { contractOperation, matchRoute, type SuiteRoute } from './contract.ts';
 import type { TargetInfo } from './provided.ts';
 
 export const target: TargetInfo = inject('contractTarget');
@@ -55,11 +55,11 @@ export function asOperation<T>(operationId: OperationId, work: () => Promise<T>)
   return operationHint.run(operationId, work);
 }
 
-function routeOf(method: string, url: URL): RouteMatch {
+function routeOf(method: string, url: URL): SuiteRoute {
   const pathname = basePath && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
-  const route = matchRoute(method, pathname);
+  const route = matchRoute(method.toUpperCase(), pathname);
   const hint = operationHint.getStore();
-  if (route.kind === 'unknown-path' && hint) return { kind: 'operation', operation: contractOperation(hint) };
+  if (route.kind === 'not-found' && hint) return { kind: 'operation', operation: contractOperation(hint), pathParams: {} };
   return route;
 }
 

@@ -5,14 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockConfig } from '../config.ts';
-import type { ContractDocument } from '../contract/document.ts';
+import type { ContractDocument } from '../../contract-model/document.ts';
 import type { RequestTarget } from '../http/request-target.ts';
-import { projectPath } from '../project-root.ts';
+import { generatedPath } from '../../contract-model/generated-files.ts';
 import type { WebhookDispatcher } from '../webhooks/index.ts';
 import { faultProblem, type FaultRegistry } from './faults.ts';
 import type { RequestJournal } from './request-journal.ts';
 
-const docsPath = projectPath('generated', 'docs', 'index.html');
+const docsPath = generatedPath('docs', 'index.html');
 
 export interface AdminRoutes {
   /** Answers and returns true when the path is one of the mock's own. */

@@ -1,6 +1,6 @@
 /** Everything known about one request while it walks the pipeline, and the response once one is decided. */
 import type { IncomingMessage } from 'node:http';
-import type { ContractOperation } from '../contract/operations.ts';
+import type { ContractOperation } from '../../contract-model/operations.ts';
 import type { ValidatedRequest } from '../validation/request-validator.ts';
 import type { Partner } from '../auth/api-keys.ts';
 import { ApiError } from './api-error.ts';

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
-import type { ResponseValidator } from '../validation/response-validator.ts';
+import type { ResponseValidator } from '../../contract-model/response-validator.ts';
 
 const checked = new WeakSet<object>();
 
@@ -25,7 +25,7 @@ export function checkResponse(options: {
     checked.add(response);
     const validator = options.validatorOf(operation.operationId);
     const headers: Record<string, string> = { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...response.headers };
-    const problems = validator?.({ status: response.status, headers, contentType: headers['content-type'] ?? '', json: response.json }) ?? [];
+    const problems = validator?.({ status: response.status, headers, body: response.body, json: response.json }) ?? [];
     if (problems.length === 0) return;
     exchange.contractViolations = problems;
     options.logger.error({ requestId: exchange.requestId, operationId: operation.operationId, status: response.status, problems }, 'response breaks the contract');

@@ -2,7 +2,7 @@
 import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
-import type { RouteMatch } from '../contract/router.ts';
+import type { RouteMatch } from '../../contract-model/router.ts';
 
 export function routeRequest(route: (method: string, pathname: string) => RouteMatch): Step {
   return (exchange, next) => {

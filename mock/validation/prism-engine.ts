@@ -4,8 +4,8 @@
  * compiled request validators are checked against. It loads on first use, keeping start-up fast.
  */
 import type { createInstance, getHttpOperationsFromSpec, IHttpRequest } from '@stoplight/prism-http';
-import type { ContractDocument } from '../contract/document.ts';
-import type { ContractOperation } from '../contract/operations.ts';
+import type { ContractDocument } from '../../contract-model/document.ts';
+import type { ContractOperation } from '../../contract-model/operations.ts';
 import type { Exchange, SerializedResponse } from '../http/exchange.ts';
 
 type Prism = ReturnType<typeof createInstance>;
@@ -51,7 +51,7 @@ export function createPrismEngine(document: ContractDocument): ExampleResponder 
       const output = await run(toPrismRequest(exchange));
       const status = output.output.statusCode;
       const json = output.output.body;
-      const contentType = operation.responses.get(String(status))?.contentTypes[0] ?? 'application/json';
+      const contentType = operation.responses.get(String(status))?.content.keys().next().value ?? 'application/json';
       return { status, headers: { 'content-type': contentType }, body: typeof json === 'string' ? json : JSON.stringify(json), json };
     },
     async validate(request) {

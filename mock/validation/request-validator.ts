@@ -5,10 +5,10 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { FieldError } from '../../generated/openapi.js';
-import { deref, type ContractDocument, type JsonObject } from '../contract/document.ts';
-import type { ContractOperation, ContractParameter } from '../contract/operations.ts';
+import { deref, type ContractDocument, type JsonObject } from '../../contract-model/document.ts';
+import type { ContractOperation, ContractParameter } from '../../contract-model/operations.ts';
 import { escapeToken, toFieldErrors } from './field-errors.ts';
-import type { SchemaCompiler } from './schema-compiler.ts';
+import type { SchemaCompiler } from '../../contract-model/schema-compiler.ts';
 
 export interface IncomingRequestParts {
   pathParams: Record<string, string>;
@@ -39,9 +39,8 @@ export function compileRequestValidator(
   const parameters = operation.parameters
     .filter((p) => !(p.in === 'header' && headersCheckedElsewhere.has(p.name.toLowerCase())))
     .map((parameter) => compileParameter(document, parameter, compiler));
-  const body = operation.requestBody?.jsonSchema
-    ? compileBody(document, operation.requestBody.jsonSchema, compiler)
-    : undefined;
+  const bodySchema = operation.requestBody?.content.get('application/json');
+  const body = bodySchema ? compileBody(document, bodySchema, compiler) : undefined;
   const bodyRequired = operation.requestBody?.required === true;
 
   return (parts) => {

@@ -1,22 +1,16 @@
 /**
  * Validators of the bundled contract's component schemas, for tests that check a value is what the contract
- * says. Built with the mock's own schema compiler, so tests and mock read the contract the same way.
+ * says. Built with the kit's one schema compiler, so tests, mock and contract suite read the contract the same way.
  */
 import type { ValidateFunction } from 'ajv';
-import { loadContract } from '../../mock/contract/document.ts';
-import { createSchemaCompiler } from '../../mock/validation/schema-compiler.ts';
+import { loadContract } from '../../contract-model/document.ts';
+import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 
 const compiler = createSchemaCompiler(await loadContract());
-const compiled = new Map<string, ValidateFunction>();
 
 /** A validator of `#/components/schemas/<name>`. */
 export function contractSchema(name: string): ValidateFunction {
-  let validate = compiled.get(name);
-  if (!validate) {
-    validate = compiler.compile({ $ref: `#/components/schemas/${name}` });
-    compiled.set(name, validate);
-  }
-  return validate;
+  return compiler.component(name);
 }
 
 /** What is wrong with `value` against a contract schema, as text; empty when it is valid. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, helpText, parseConfig, type MockConfig } from '../../../mock/config.ts';
-import { defaultContractPath } from '../../../mock/contract/document.ts';
+import { defaultContractPath } from '../../../contract-model/document.ts';
 import { expectCleanJournal } from '../support/journal-check.ts';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));

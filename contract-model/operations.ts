@@ -1,4 +1,4 @@
-/** The contract's operations, flattened with their parameters, body and responses resolved. */
+/** The contract's operations and webhooks, flattened with their parameters, body and responses resolved. */
 import { deref, type ContractDocument, type JsonObject } from './document.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
@@ -10,39 +10,63 @@ export interface ContractParameter {
   schema: JsonObject;
 }
 
+export interface ContractHeader {
+  /** Lower case, as Node and `Headers` give them. */
+  name: string;
+  required: boolean;
+  schema: JsonObject;
+}
+
+/** Media type → its schema (`undefined` when it declares none), in the contract's order. */
+export type ContractContent = Map<string, JsonObject | undefined>;
+
 export interface ContractResponse {
+  /** As the contract keys it: `200`, `4XX` or `default`. */
   status: string;
-  headers: { name: string; required: boolean; schema: JsonObject }[];
-  contentTypes: string[];
-  jsonSchema?: JsonObject;
+  headers: ContractHeader[];
+  /** Empty when the response has no body. */
+  content: ContractContent;
 }
 
 export interface ContractOperation {
   operationId: string;
   method: string;
+  /** The path template; for a webhook, the event type it is listed under. */
   pathTemplate: string;
   tags: string[];
   requiresApiKey: boolean;
   /** Carries a required `Idempotency-Key` header: a create. */
   idempotent: boolean;
   parameters: ContractParameter[];
-  requestBody?: { required: boolean; contentTypes: string[]; jsonSchema?: JsonObject };
+  requestBody?: { required: boolean; content: ContractContent };
   responses: Map<string, ContractResponse>;
 }
 
 export function listOperations(document: ContractDocument): ContractOperation[] {
+  return Object.entries(document.paths).flatMap(([pathTemplate, item]) => operationsOf(document, pathTemplate, item));
+}
+
+/** The operations the API calls on a partner's endpoint, by the event type each is listed under. */
+export function listWebhooks(document: ContractDocument): Map<string, ContractOperation> {
+  return new Map(
+    Object.entries(document.webhooks ?? {}).flatMap(([eventType, item]) =>
+      operationsOf(document, eventType, item).map((operation) => [eventType, operation] as const),
+    ),
+  );
+}
+
+function operationsOf(document: ContractDocument, pathTemplate: string, rawItem: unknown): ContractOperation[] {
   const rootSecurity = (document.security as unknown[] | undefined) ?? [];
-  const operations: ContractOperation[] = [];
-  for (const [pathTemplate, rawItem] of Object.entries(document.paths)) {
-    const item = deref(document, rawItem);
-    const shared = ((item.parameters as unknown[]) ?? []).map((p) => toParameter(document, p));
-    for (const method of httpMethods) {
-      const raw = item[method] as JsonObject | undefined;
-      if (!raw) continue;
-      const own = ((raw.parameters as unknown[]) ?? []).map((p) => toParameter(document, p));
-      const parameters = mergeParameters(shared, own);
-      const security = (raw.security as unknown[] | undefined) ?? rootSecurity;
-      operations.push({
+  const item = deref(document, rawItem);
+  const shared = ((item.parameters as unknown[]) ?? []).map((p) => toParameter(document, p));
+  return httpMethods.flatMap((method) => {
+    const raw = item[method] as JsonObject | undefined;
+    if (!raw) return [];
+    const own = ((raw.parameters as unknown[]) ?? []).map((p) => toParameter(document, p));
+    const parameters = mergeParameters(shared, own);
+    const security = (raw.security as unknown[] | undefined) ?? rootSecurity;
+    return [
+      {
         operationId: String(raw.operationId),
         method: method.toUpperCase(),
         pathTemplate,
@@ -57,10 +81,9 @@ export function listOperations(document: ContractDocument): ContractOperation[] 
             toResponse(document, status, response),
           ]),
         ),
-      });
-    }
-  }
-  return operations;
+      },
+    ];
+  });
 }
 
 function toParameter(document: ContractDocument, raw: unknown): ContractParameter {
@@ -80,26 +103,28 @@ function mergeParameters(shared: ContractParameter[], own: ContractParameter[]):
   return [...merged.values()];
 }
 
+function toContent(raw: unknown): ContractContent {
+  return new Map(
+    Object.entries((raw as Record<string, JsonObject> | undefined) ?? {}).map(([mediaType, media]) => [
+      mediaType,
+      media.schema as JsonObject | undefined,
+    ]),
+  );
+}
+
 function toRequestBody(document: ContractDocument, raw: unknown): ContractOperation['requestBody'] {
   const body = deref(document, raw);
-  const content = (body.content as Record<string, JsonObject>) ?? {};
-  return {
-    required: body.required === true,
-    contentTypes: Object.keys(content),
-    jsonSchema: content['application/json']?.schema as JsonObject | undefined,
-  };
+  return { required: body.required === true, content: toContent(body.content) };
 }
 
 function toResponse(document: ContractDocument, status: string, raw: unknown): ContractResponse {
   const response = deref(document, raw);
-  const content = (response.content as Record<string, JsonObject>) ?? {};
   return {
     status,
     headers: Object.entries((response.headers as JsonObject) ?? {}).map(([name, header]) => {
       const resolved = deref(document, header);
       return { name: name.toLowerCase(), required: resolved.required === true, schema: (resolved.schema as JsonObject) ?? {} };
     }),
-    contentTypes: Object.keys(content),
-    jsonSchema: content['application/json']?.schema as JsonObject | undefined,
+    content: toContent(response.content),
   };
 }

@@ -1,25 +1,29 @@
 /** Finds the contract operation for a method and path, or says why there is none (404 or 405). */
 import type { ContractOperation } from './operations.ts';
 
-export type RouteMatch =
-  | { kind: 'operation'; operation: ContractOperation; pathParams: Record<string, string> }
+export type RouteMatch<Operation extends ContractOperation = ContractOperation> =
+  | { kind: 'operation'; operation: Operation; pathParams: Record<string, string> }
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed'; allow: string[] };
 
-interface Template {
+export type Router<Operation extends ContractOperation = ContractOperation> = (method: string, pathname: string) => RouteMatch<Operation>;
+
+interface Template<Operation> {
   pattern: RegExp;
   names: string[];
-  byMethod: Map<string, ContractOperation>;
+  /** One character a segment, `0` static and `1` templated: sorts the more specific template first. */
+  shape: string;
+  byMethod: Map<string, Operation>;
 }
 
-export function createRouter(operations: ContractOperation[]): (method: string, pathname: string) => RouteMatch {
+export function createRouter<Operation extends ContractOperation>(operations: readonly Operation[]): Router<Operation> {
   // Static paths (most hot ones) are a single map lookup; templated ones are tried in order.
-  const statics = new Map<string, Map<string, ContractOperation>>();
-  const templates = new Map<string, Template>();
+  const statics = new Map<string, Map<string, Operation>>();
+  const templates = new Map<string, Template<Operation>>();
   for (const operation of operations) {
     const names = [...operation.pathTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
     if (names.length === 0) {
-      const byMethod = statics.get(operation.pathTemplate) ?? new Map<string, ContractOperation>();
+      const byMethod = statics.get(operation.pathTemplate) ?? new Map<string, Operation>();
       byMethod.set(operation.method, operation);
       statics.set(operation.pathTemplate, byMethod);
       continue;
@@ -27,12 +31,18 @@ export function createRouter(operations: ContractOperation[]): (method: string, 
     const template = templates.get(operation.pathTemplate) ?? {
       pattern: new RegExp(`^${operation.pathTemplate.split(/\{[^}]+\}/).map(escapeRegExp).join('([^/]+)')}$`),
       names,
-      byMethod: new Map<string, ContractOperation>(),
+      shape: operation.pathTemplate
+        .split('/')
+        .map((segment) => (segment.includes('{') ? '1' : '0'))
+        .join(''),
+      byMethod: new Map<string, Operation>(),
     };
     template.byMethod.set(operation.method, operation);
     templates.set(operation.pathTemplate, template);
   }
-  const orderedTemplates = [...templates.values()];
+  // Where two templates match one path, a static segment beats a templated one at the first place they differ
+  // (`/a/b/{id}` over `/a/{x}/{id}`), whatever order the contract lists them in; sorted once, here.
+  const orderedTemplates = [...templates.values()].sort((a, b) => (a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : 0));
 
   return (method, pathname) => {
     const staticMatch = statics.get(pathname);
@@ -50,7 +60,11 @@ export function createRouter(operations: ContractOperation[]): (method: string, 
   };
 }
 
-function pick(byMethod: Map<string, ContractOperation>, method: string, pathParams: Record<string, string>): RouteMatch {
+function pick<Operation extends ContractOperation>(
+  byMethod: Map<string, Operation>,
+  method: string,
+  pathParams: Record<string, string>,
+): RouteMatch<Operation> {
   const operation = byMethod.get(method) ?? (method === 'HEAD' ? byMethod.get('GET') : undefined);
   if (operation) return { kind: 'operation', operation, pathParams };
   return { kind: 'method-not-allowed', allow: [...byMethod.keys()] };

@@ -1,8 +1,11 @@
-/** The bundled contract (generated/openapi.json), read once: everything the mock knows comes from here. */
+/**
+ * The bundled contract (generated/openapi.json), read once: everything the mock knows, and everything the
+ * contract suite checks, comes from here.
+ */
 import { readFile } from 'node:fs/promises';
-import { projectPath } from '../project-root.ts';
+import { generatedPath } from './generated-files.ts';
 
-export const defaultContractPath = projectPath('generated', 'openapi.json');
+export const defaultContractPath = generatedPath('openapi.json');
 
 export type JsonObject = { [key: string]: unknown };
 

@@ -1,7 +1,7 @@
 /** One Ajv instance holding the whole bundle, so every `#/components/…` reference resolves as in the contract. */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { createRequire } from 'node:module';
-import type { ContractDocument, JsonObject } from '../contract/document.ts';
+import type { ContractDocument, JsonObject } from './document.ts';
 
 // ajv-formats is CommonJS with a `default` property that NodeNext's ESM interop does not unwrap.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
@@ -10,6 +10,8 @@ const bundleId = 'contract';
 
 export interface SchemaCompiler {
   compile(schema: JsonObject): ValidateFunction;
+  /** `#/components/schemas/<name>`, compiled once. */
+  component(name: string): ValidateFunction;
 }
 
 export function createSchemaCompiler(document: ContractDocument): SchemaCompiler {
@@ -22,14 +24,25 @@ export function createSchemaCompiler(document: ContractDocument): SchemaCompiler
   // bundle checked in CI, and every fragment is still compiled strictly enough to fail on a broken schema.
   ajv.addSchema({ ...document, $id: bundleId } as object, bundleId, undefined, false);
   const cache = new Map<JsonObject, ValidateFunction>();
+  const compile = (schema: JsonObject): ValidateFunction => {
+    let validate = cache.get(schema);
+    if (!validate) {
+      validate = ajv.compile({ $id: `${bundleId}-fragment-${cache.size}`, ...rebase(schema) });
+      cache.set(schema, validate);
+    }
+    return validate;
+  };
+  // The cache is by schema object: a reference made up per call would never hit it.
+  const references = new Map<string, JsonObject>();
   return {
-    compile(schema) {
-      let validate = cache.get(schema);
-      if (!validate) {
-        validate = ajv.compile({ $id: `${bundleId}-fragment-${cache.size}`, ...rebase(schema) });
-        cache.set(schema, validate);
+    compile,
+    component(name) {
+      let reference = references.get(name);
+      if (!reference) {
+        reference = { $ref: `#/components/schemas/${name}` };
+        references.set(name, reference);
       }
-      return validate;
+      return compile(reference);
     },
   };
 }

@@ -1,0 +1,83 @@
+/**
+ * Checks a response the suite received. Against its operation, with the kit's response validator (the one the
+ * mock runs on its own answers): status, headers, media type and body as the contract documents them. Outside
+ * every operation, against the error envelope the contract promises there: `404`, or `405` with `Allow`. And
+ * everywhere, the envelope rules the contract states in prose: `x-request-id` echoes the one sent (except on an
+ * idempotent replay, which returns the original response), and an error's `requestId` equals it.
+ */
+import { perOperation } from '../../contract-model/per-operation.ts';
+import { compileResponseValidator, isJsonMediaType, mediaTypeOf } from '../../contract-model/response-validator.ts';
+import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
+import { compiler, contractDocument, contractOperations, type SuiteOperation, type SuiteRoute } from './contract.ts';
+
+const validatorOf = perOperation(contractOperations, (operation) => compileResponseValidator(contractDocument, operation, compiler));
+
+export interface ObservedResponse {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  /** The `x-request-id` the request carried, if any. */
+  sentRequestId: string | null;
+}
+
+export interface Verdict {
+  problems: string[];
+  /** The JSON body, when there was one. */
+  json: unknown;
+}
+
+export function checkResponse(route: SuiteRoute, observed: ObservedResponse): Verdict {
+  const mediaType = mediaTypeOf(observed.headers.get('content-type') ?? undefined);
+  const json = isJsonMediaType(mediaType) ? parseJson(observed.body) : undefined;
+  const problems =
+    route.kind === 'operation'
+      ? checkOperationResponse(route.operation, observed, json)
+      : checkOutsideOperations(route, observed, mediaType, json);
+  problems.push(...checkEnvelopeRules(observed, json));
+  return { problems, json };
+}
+
+function checkOperationResponse(operation: SuiteOperation, observed: ObservedResponse, json: unknown): string[] {
+  const validate = validatorOf(operation.operationId);
+  if (!validate) throw new Error(`${operation.operationId} is not an operation of the bundle the suite reads.`);
+  return validate({ status: observed.status, headers: Object.fromEntries(observed.headers), body: observed.body, json });
+}
+
+function parseJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Outside every operation the contract still promises its error envelope (see the `ErrorCode` catalogue). */
+function checkOutsideOperations(route: SuiteRoute, observed: ObservedResponse, mediaType: string, json: unknown): string[] {
+  const problems: string[] = [];
+  const expected = route.kind === 'not-found' ? 404 : 405;
+  if (observed.status !== expected) problems.push(`expected ${expected} for a request outside the contract's operations, got ${observed.status}`);
+  if (mediaType !== 'application/json') problems.push(`content type ${mediaType || '(none)'} is not application/json`);
+  const envelope = compiler.component('ErrorEnvelope');
+  if (mediaType === 'application/json' && json === undefined) problems.push(`the body is declared ${mediaType} but is not JSON`);
+  if (json !== undefined && !envelope(json)) problems.push(...describeSchemaErrors('body', envelope.errors));
+  if (route.kind === 'method-not-allowed' && !observed.headers.get('allow')) problems.push('a 405 must list the allowed methods in Allow');
+  const header = observed.headers.get('x-request-id');
+  if (header === null || !compiler.component('RequestId')(header)) problems.push('header x-request-id is missing or invalid');
+  return problems;
+}
+
+function checkEnvelopeRules(observed: ObservedResponse, json: unknown): string[] {
+  const problems: string[] = [];
+  const header = observed.headers.get('x-request-id');
+  const replayed = observed.headers.get('idempotent-replayed') === 'true';
+  // Only a valid id can be echoed: an invalid one is refused, and the answer carries a generated id instead.
+  const echoable = observed.sentRequestId !== null && compiler.component('RequestId')(observed.sentRequestId);
+  if (header !== null && echoable && !replayed && header !== observed.sentRequestId) {
+    problems.push(`x-request-id ${JSON.stringify(header)} does not echo the one sent (${JSON.stringify(observed.sentRequestId)})`);
+  }
+  const error = (json as { error?: { requestId?: unknown } } | undefined)?.error;
+  if (error && typeof error.requestId === 'string' && header !== null && error.requestId !== header) {
+    problems.push(`error.requestId ${JSON.stringify(error.requestId)} differs from x-request-id ${JSON.stringify(header)}`);
+  }
+  return problems;
+}

@@ -1,0 +1,51 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultContractPath, deref, loadContract, maxItemsOf } from '../../contract-model/document.ts';
+import { sampleContract } from './fixtures.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'contract-model-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('loadContract', () => {
+  it('reads the bundle npm run generate wrote', async () => {
+    expect((await loadContract()).openapi).toMatch(/^3\.1\./);
+    expect(defaultContractPath).toMatch(/generated[\\/]openapi\.json$/);
+  });
+
+  it('says how to make a missing bundle, and refuses a document that is not OpenAPI 3.1', async () => {
+    await expect(loadContract(join(dir, 'absent.json'))).rejects.toThrow(/npm run generate/);
+    const old = join(dir, 'old.json');
+    await writeFile(old, JSON.stringify({ ...sampleContract(), openapi: '3.0.3' }));
+    await expect(loadContract(old)).rejects.toThrow(/not an OpenAPI 3.1 document/);
+  });
+});
+
+describe('deref', () => {
+  const contract = sampleContract();
+
+  it('follows $refs until a real node, and leaves a real node as it is', () => {
+    expect(deref(contract, { $ref: '#/components/headers/Remaining' })).toEqual({ required: true, schema: { type: 'integer', minimum: 0 } });
+    const chained = { ...contract, components: { ...contract.components, headers: { ...contract.components.headers, Alias: { $ref: '#/components/headers/Remaining' } } } };
+    expect(deref(chained, { $ref: '#/components/headers/Alias' })).toEqual({ required: true, schema: { type: 'integer', minimum: 0 } });
+    expect(deref(contract, { type: 'string' })).toEqual({ type: 'string' });
+  });
+
+  it('refuses a $ref that does not resolve, a remote one, and a cycle', () => {
+    expect(() => deref(contract, { $ref: '#/components/schemas/Nothing' })).toThrow(/unresolvable \$ref/);
+    expect(() => deref(contract, { $ref: 'other.yaml#/Thing' })).toThrow(/only local \$refs/);
+    const looping = { ...contract, components: { ...contract.components, headers: { A: { $ref: '#/components/headers/A' } } } };
+    expect(() => deref(looping, { $ref: '#/components/headers/A' })).toThrow(/\$ref cycle/);
+  });
+});
+
+describe('maxItemsOf', () => {
+  it('reads the maxItems of an array property, and says when there is none', () => {
+    expect(maxItemsOf(sampleContract(), 'Thing', 'parts')).toBe(3);
+    expect(() => maxItemsOf(sampleContract(), 'Thing', 'id')).toThrow(/no maxItems/);
+  });
+});
