@@ -2168,7 +2168,11 @@ export interface components {
         RequestId: components["schemas"]["RequestId"];
         /** @description Requests allowed per window (one second) for this key (for the caller's address when no valid key was sent). */
         RateLimitLimit: number;
-        /** @description Requests left in the current window for this key. */
+        /**
+         * @description Requests left for this key right now. Requests not used build up while the key sends fewer than
+         *     `RateLimit-Limit` per second, up to twice `RateLimit-Limit` (the bursts described under *Rate limits*), so this
+         *     value can be up to twice `RateLimit-Limit`, not only up to it.
+         */
         RateLimitRemaining: number;
         /** @description Seconds until the current window resets. */
         RateLimitReset: number;
