@@ -44,7 +44,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  await buildMock(process.cwd());
+  await buildMock();
   const targets = [
     await startMock('mock', []),
     await startMock('mock (response validation on)', ['--validate-responses', 'on']),
@@ -150,7 +150,7 @@ const logDir = await mkdtemp(join(tmpdir(), 'bench-'));
 
 /** The mock picks its own port and announces it, so no free port is guessed and raced for. */
 async function launchMock(args: string[]): Promise<MockProcess> {
-  return startMockProcess({ projectRoot: process.cwd(), args: ['--port', '0', '--log-format', 'json', ...args], logDir: await mkdtemp(join(logDir, 'mock-')) });
+  return startMockProcess({ args, logDir: await mkdtemp(join(logDir, 'mock-')) });
 }
 
 async function startMock(name: string, extra: string[]): Promise<Target> {
