@@ -21,10 +21,12 @@ interface ResponseObject {
 interface OperationObject {
   operationId: string;
   tags?: string[];
+  security?: unknown[];
   responses: Record<string, ResponseObject | Ref>;
   requestBody?: unknown;
 }
 interface Document {
+  security?: unknown[];
   paths: Record<string, Record<string, OperationObject | unknown>>;
   webhooks: Record<string, { post: { parameters?: (Ref | { name: string })[]; requestBody: { content: Record<string, unknown> } } }>;
   tags: { name: string; description?: string }[];
@@ -61,6 +63,8 @@ export interface ContractOperation {
   pattern: RegExp;
   tags: readonly string[];
   takesBody: boolean;
+  /** False for an operation that opts out of the root's API key (`security: []`), such as the signed download. */
+  takesApiKey: boolean;
   responses: Map<number, DocumentedResponse>;
 }
 
@@ -135,6 +139,7 @@ export const contractOperations: readonly ContractOperation[] = Object.entries(c
           pattern: templatePattern(pathTemplate),
           tags: operation.tags ?? [],
           takesBody: operation.requestBody !== undefined,
+          takesApiKey: (operation.security ?? contractDocument.security ?? []).length > 0,
           responses,
         },
       ];
