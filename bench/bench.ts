@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon, { type Request as LoadRequest } from 'autocannon';
 import { buildMock, startMockProcess, type MockProcess } from '../contract-tests/support/mock-process.ts';
 
 const { values } = parseArgs({
@@ -46,7 +46,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  await buildMock(process.cwd());
+  await buildMock();
   const targets = [
     await startMock('mock', []),
     await startMock('mock (response validation on)', ['--validate-responses', 'on']),
@@ -78,7 +78,7 @@ async function measure(target: Target, operation: string, request: { method: str
     duration: seconds,
     requests: [
       {
-        method: request.method as 'GET',
+        method: request.method as LoadRequest['method'],
         path: request.path,
         headers,
         body: request.body,
@@ -95,7 +95,7 @@ async function measure(target: Target, operation: string, request: { method: str
   return { target: target.name, operation, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest, non2xx: result.non2xx + result.errors };
 }
 
-function withFreshKey<T extends { headers?: Record<string, string> }>(request: T): T {
+function withFreshKey(request: LoadRequest): LoadRequest {
   return { ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } };
 }
 
@@ -171,7 +171,7 @@ const logDir = await mkdtemp(join(tmpdir(), 'bench-'));
 
 /** The mock picks its own port and announces it, so no free port is guessed and raced for. */
 async function launchMock(args: string[]): Promise<MockProcess> {
-  return startMockProcess({ projectRoot: process.cwd(), args: ['--port', '0', '--log-format', 'json', ...args], logDir: await mkdtemp(join(logDir, 'mock-')) });
+  return startMockProcess({ args, logDir: await mkdtemp(join(logDir, 'mock-')) });
 }
 
 async function startMock(name: string, extra: string[]): Promise<Target> {

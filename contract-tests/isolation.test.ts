@@ -25,15 +25,16 @@ describe.runIf(secondKey !== null)('a second partner', () => {
 
   it("gets 404 E_NOT_FOUND for the first partner's customer, company, documents and simulation", async () => {
     const companyId = company.serviceCompanyId;
+    // One at a time: calls started together reject while an earlier one is awaited, before anything handles them.
     const calls = [
-      other.getCustomer({ customerId: customer.serviceCustomerId }),
-      other.getCompany({ companyId }),
-      other.listCompanyDocuments({ companyId }),
-      other.getCompanyDocument({ companyId, documentId: document.documentId }),
-      other.simulateCompanyFormation({ companyId }, simulation('SimulateFormationNext')),
+      () => other.getCustomer({ customerId: customer.serviceCustomerId }),
+      () => other.getCompany({ companyId }),
+      () => other.listCompanyDocuments({ companyId }),
+      () => other.getCompanyDocument({ companyId, documentId: document.documentId }),
+      () => other.simulateCompanyFormation({ companyId }, simulation('SimulateFormationNext')),
     ];
     for (const call of calls) {
-      const error = await apiError(call);
+      const error = await apiError(call());
       expect([error.status, error.code]).toEqual([404, 'E_NOT_FOUND']);
     }
   });

@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readExternalTarget, requiredSandboxVariables, TargetConfigError } from './support/target-env.ts';
+import { readExternalTarget } from './support/target-env.ts';
+import { envValue, requiredTargetVariables, TargetConfigError } from './support/target-variables.ts';
 
 const optionalVariables = [
   ['CONTRACT_API_KEY_2', "another partner's dk_test_ key, for the isolation checks"],
@@ -16,15 +17,15 @@ const optionalVariables = [
 ] as const;
 
 function usage(problem: string): never {
-  const width = Math.max(...[...requiredSandboxVariables, ...optionalVariables].map(([name]) => name.length)) + 2;
+  const width = Math.max(...[...requiredTargetVariables, ...optionalVariables].map(([name]) => name.length)) + 2;
   const line = ([name, what]: readonly [string, string]) =>
-    `  ${name.padEnd(width)}${process.env[name]?.trim() ? '(set)    ' : '(not set)'}  ${what}`;
+    `  ${name.padEnd(width)}${envValue(process.env, name) ? '(set)    ' : '(not set)'}  ${what}`;
   process.stderr.write(
     [
       `test:sandbox: ${problem}`,
       '',
       'Required:',
-      ...requiredSandboxVariables.map(line),
+      ...requiredTargetVariables.map(line),
       'Optional:',
       ...optionalVariables.map(line),
       '',
@@ -35,7 +36,7 @@ function usage(problem: string): never {
   process.exit(2);
 }
 
-const missing = requiredSandboxVariables.filter(([name]) => !process.env[name]?.trim()).map(([name]) => name);
+const missing = requiredTargetVariables.filter(([name]) => envValue(process.env, name) === undefined).map(([name]) => name);
 if (missing.length > 0) usage(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`);
 
 try {

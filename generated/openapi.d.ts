@@ -2065,56 +2065,100 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Only the customer with this email address (compared case-insensitively). */
+        /**
+         * @description Only the customer with this email address (compared case-insensitively).
+         * @example ada.lovelace@example.com
+         */
         EmailQuery: components["schemas"]["Email"];
-        /** @description How many items to return, from 1 to 100. */
+        /**
+         * @description How many items to return, from 1 to 100.
+         * @example 20
+         */
         Limit: number;
-        /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+        /**
+         * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+         * @example eyJvIjoyMH0
+         */
         Cursor: string;
         /**
          * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
          *     `requestId`. One is generated when absent.
+         * @example req_7Hq2mPz9XwL4
          */
         RequestIdHeader: string;
         /**
          * @description Makes the create safe to retry: 1 to 255 visible ASCII characters, unique per logical operation (a UUID tied to
          *     your own record is ideal). The same key with the same body replays the original response; with another body it
          *     is refused with `409 E_IDEMPOTENCY_KEY_REUSED`. Kept 24 hours. See *Idempotency*.
+         * @example 0b6f5c1e-8a63-4d9e-9a43-2f1f4f0b7d21
          */
         IdempotencyKey: string;
-        /** @description The customer's `serviceCustomerId`. */
+        /**
+         * @description The customer's `serviceCustomerId`.
+         * @example cus_8sWq2LmX4pTn7VbK3dRz9YhC
+         */
         CustomerIdPath: components["schemas"]["CustomerId"];
-        /** @description Only the companies of this customer. */
+        /**
+         * @description Only the companies of this customer.
+         * @example cus_8sWq2LmX4pTn7VbK3dRz9YhC
+         */
         CustomerIdQuery: components["schemas"]["CustomerId"];
-        /** @description Only the companies whose formation has this status. */
+        /**
+         * @description Only the companies whose formation has this status.
+         * @example SUBMITTED
+         */
         StatusQuery: components["schemas"]["FormationStatus"];
-        /** @description Only this entity type. */
+        /**
+         * @description Only this entity type.
+         * @example LLC
+         */
         EntityTypeQuery: components["schemas"]["EntityType"];
-        /** @description The company's `serviceCompanyId`. */
+        /**
+         * @description The company's `serviceCompanyId`.
+         * @example com_5kHx9QaZ2mTw6RcN8vLp3JyD
+         */
         CompanyIdPath: components["schemas"]["CompanyId"];
-        /** @description The document's `documentId`. */
+        /**
+         * @description The document's `documentId`.
+         * @example doc_3fGh7JkL2zXc9VbN4mQw8ErT
+         */
         DocumentIdPath: components["schemas"]["DocumentId"];
-        /** @description Part of a signed download URL (Unix seconds after which it is refused). Do not change it. */
+        /**
+         * @description Part of a signed download URL (Unix seconds after which it is refused). Do not change it.
+         * @example 1795344900
+         */
         DownloadExpires: number;
-        /** @description Part of a signed download URL (its base64url HMAC). Do not change it. */
+        /**
+         * @description Part of a signed download URL (its base64url HMAC). Do not change it.
+         * @example kM3r8Qx0Vb7wYt2LpN5sJd9HfA1cZe4GgU6iOo0TqRk
+         */
         DownloadSignature: string;
         /**
          * @description Only the industries whose code starts with these digits, or whose title contains these words
          *     (case-insensitive).
+         * @example software
          */
         NaicsSearchQuery: string;
-        /** @description Only this state (USPS code). */
+        /**
+         * @description Only this state (USPS code).
+         * @example DE
+         */
         StateQuery: components["schemas"]["StateCode"];
-        /** @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content. */
+        /**
+         * @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content.
+         * @example evt_2aSd5FgH8jKl3ZxC6vBn9MqW
+         */
         WebhookIdHeader: components["schemas"]["EventId"];
         /**
          * @description When this attempt was signed, in Unix seconds. Part of the signed content; reject a delivery more than five
          *     minutes from your clock.
+         * @example 1795344000
          */
         WebhookTimestampHeader: string;
         /**
          * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with
          *     your signing secret (`whsec_…`). More than one while a secret is rotated: accept when any one matches.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         WebhookSignatureHeader: string;
     };
@@ -2124,7 +2168,11 @@ export interface components {
         RequestId: components["schemas"]["RequestId"];
         /** @description Requests allowed per window (one second) for this key (for the caller's address when no valid key was sent). */
         RateLimitLimit: number;
-        /** @description Requests left in the current window for this key. */
+        /**
+         * @description Requests left for this key right now. Requests not used build up while the key sends fewer than
+         *     `RateLimit-Limit` per second, up to twice `RateLimit-Limit` (the bursts described under *Rate limits*), so this
+         *     value can be up to twice `RateLimit-Limit`, not only up to it.
+         */
         RateLimitRemaining: number;
         /** @description Seconds until the current window resets. */
         RateLimitReset: number;
@@ -2265,17 +2313,27 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Only the customer with this email address (compared case-insensitively). */
+                /**
+                 * @description Only the customer with this email address (compared case-insensitively).
+                 * @example ada.lovelace@example.com
+                 */
                 email?: components["parameters"]["EmailQuery"];
-                /** @description How many items to return, from 1 to 100. */
+                /**
+                 * @description How many items to return, from 1 to 100.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+                /**
+                 * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+                 * @example eyJvIjoyMH0
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2300,11 +2358,13 @@ export interface operations {
                  * @description Makes the create safe to retry: 1 to 255 visible ASCII characters, unique per logical operation (a UUID tied to
                  *     your own record is ideal). The same key with the same body replays the original response; with another body it
                  *     is refused with `409 E_IDEMPOTENCY_KEY_REUSED`. Kept 24 hours. See *Idempotency*.
+                 * @example 0b6f5c1e-8a63-4d9e-9a43-2f1f4f0b7d21
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2336,11 +2396,15 @@ export interface operations {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
             path: {
-                /** @description The customer's `serviceCustomerId`. */
+                /**
+                 * @description The customer's `serviceCustomerId`.
+                 * @example cus_8sWq2LmX4pTn7VbK3dRz9YhC
+                 */
                 customerId: components["parameters"]["CustomerIdPath"];
             };
             cookie?: never;
@@ -2359,21 +2423,37 @@ export interface operations {
     listCompanies: {
         parameters: {
             query?: {
-                /** @description Only the companies of this customer. */
+                /**
+                 * @description Only the companies of this customer.
+                 * @example cus_8sWq2LmX4pTn7VbK3dRz9YhC
+                 */
                 serviceCustomerId?: components["parameters"]["CustomerIdQuery"];
-                /** @description Only the companies whose formation has this status. */
+                /**
+                 * @description Only the companies whose formation has this status.
+                 * @example SUBMITTED
+                 */
                 status?: components["parameters"]["StatusQuery"];
-                /** @description Only this entity type. */
+                /**
+                 * @description Only this entity type.
+                 * @example LLC
+                 */
                 entityType?: components["parameters"]["EntityTypeQuery"];
-                /** @description How many items to return, from 1 to 100. */
+                /**
+                 * @description How many items to return, from 1 to 100.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+                /**
+                 * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+                 * @example eyJvIjoyMH0
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2398,11 +2478,13 @@ export interface operations {
                  * @description Makes the create safe to retry: 1 to 255 visible ASCII characters, unique per logical operation (a UUID tied to
                  *     your own record is ideal). The same key with the same body replays the original response; with another body it
                  *     is refused with `409 E_IDEMPOTENCY_KEY_REUSED`. Kept 24 hours. See *Idempotency*.
+                 * @example 0b6f5c1e-8a63-4d9e-9a43-2f1f4f0b7d21
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2434,11 +2516,15 @@ export interface operations {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
             path: {
-                /** @description The company's `serviceCompanyId`. */
+                /**
+                 * @description The company's `serviceCompanyId`.
+                 * @example com_5kHx9QaZ2mTw6RcN8vLp3JyD
+                 */
                 companyId: components["parameters"]["CompanyIdPath"];
             };
             cookie?: never;
@@ -2457,20 +2543,30 @@ export interface operations {
     listCompanyDocuments: {
         parameters: {
             query?: {
-                /** @description How many items to return, from 1 to 100. */
+                /**
+                 * @description How many items to return, from 1 to 100.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+                /**
+                 * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+                 * @example eyJvIjoyMH0
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
             path: {
-                /** @description The company's `serviceCompanyId`. */
+                /**
+                 * @description The company's `serviceCompanyId`.
+                 * @example com_5kHx9QaZ2mTw6RcN8vLp3JyD
+                 */
                 companyId: components["parameters"]["CompanyIdPath"];
             };
             cookie?: never;
@@ -2493,13 +2589,20 @@ export interface operations {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
             path: {
-                /** @description The company's `serviceCompanyId`. */
+                /**
+                 * @description The company's `serviceCompanyId`.
+                 * @example com_5kHx9QaZ2mTw6RcN8vLp3JyD
+                 */
                 companyId: components["parameters"]["CompanyIdPath"];
-                /** @description The document's `documentId`. */
+                /**
+                 * @description The document's `documentId`.
+                 * @example doc_3fGh7JkL2zXc9VbN4mQw8ErT
+                 */
                 documentId: components["parameters"]["DocumentIdPath"];
             };
             cookie?: never;
@@ -2518,22 +2621,35 @@ export interface operations {
     downloadCompanyDocument: {
         parameters: {
             query: {
-                /** @description Part of a signed download URL (Unix seconds after which it is refused). Do not change it. */
+                /**
+                 * @description Part of a signed download URL (Unix seconds after which it is refused). Do not change it.
+                 * @example 1795344900
+                 */
                 expires: components["parameters"]["DownloadExpires"];
-                /** @description Part of a signed download URL (its base64url HMAC). Do not change it. */
+                /**
+                 * @description Part of a signed download URL (its base64url HMAC). Do not change it.
+                 * @example kM3r8Qx0Vb7wYt2LpN5sJd9HfA1cZe4GgU6iOo0TqRk
+                 */
                 signature: components["parameters"]["DownloadSignature"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
             path: {
-                /** @description The company's `serviceCompanyId`. */
+                /**
+                 * @description The company's `serviceCompanyId`.
+                 * @example com_5kHx9QaZ2mTw6RcN8vLp3JyD
+                 */
                 companyId: components["parameters"]["CompanyIdPath"];
-                /** @description The document's `documentId`. */
+                /**
+                 * @description The document's `documentId`.
+                 * @example doc_3fGh7JkL2zXc9VbN4mQw8ErT
+                 */
                 documentId: components["parameters"]["DocumentIdPath"];
             };
             cookie?: never;
@@ -2552,15 +2668,22 @@ export interface operations {
     listCountries: {
         parameters: {
             query?: {
-                /** @description How many items to return, from 1 to 100. */
+                /**
+                 * @description How many items to return, from 1 to 100.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+                /**
+                 * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+                 * @example eyJvIjoyMH0
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2580,15 +2703,22 @@ export interface operations {
     listStates: {
         parameters: {
             query?: {
-                /** @description How many items to return, from 1 to 100. */
+                /**
+                 * @description How many items to return, from 1 to 100.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+                /**
+                 * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+                 * @example eyJvIjoyMH0
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2611,17 +2741,25 @@ export interface operations {
                 /**
                  * @description Only the industries whose code starts with these digits, or whose title contains these words
                  *     (case-insensitive).
+                 * @example software
                  */
                 q?: components["parameters"]["NaicsSearchQuery"];
-                /** @description How many items to return, from 1 to 100. */
+                /**
+                 * @description How many items to return, from 1 to 100.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+                /**
+                 * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+                 * @example eyJvIjoyMH0
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2641,19 +2779,32 @@ export interface operations {
     listFilingFees: {
         parameters: {
             query?: {
-                /** @description Only this state (USPS code). */
+                /**
+                 * @description Only this state (USPS code).
+                 * @example DE
+                 */
                 state?: components["parameters"]["StateQuery"];
-                /** @description Only this entity type. */
+                /**
+                 * @description Only this entity type.
+                 * @example LLC
+                 */
                 entityType?: components["parameters"]["EntityTypeQuery"];
-                /** @description How many items to return, from 1 to 100. */
+                /**
+                 * @description How many items to return, from 1 to 100.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page. */
+                /**
+                 * @description The `nextCursor` of the previous page, to get the next one. Omit it for the first page.
+                 * @example eyJvIjoyMH0
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
@@ -2677,11 +2828,15 @@ export interface operations {
                 /**
                  * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
                  *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
                  */
                 "x-request-id"?: components["parameters"]["RequestIdHeader"];
             };
             path: {
-                /** @description The company's `serviceCompanyId`. */
+                /**
+                 * @description The company's `serviceCompanyId`.
+                 * @example com_5kHx9QaZ2mTw6RcN8vLp3JyD
+                 */
                 companyId: components["parameters"]["CompanyIdPath"];
             };
             cookie?: never;
@@ -2709,16 +2864,21 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content. */
+                /**
+                 * @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content.
+                 * @example evt_2aSd5FgH8jKl3ZxC6vBn9MqW
+                 */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
                  * @description When this attempt was signed, in Unix seconds. Part of the signed content; reject a delivery more than five
                  *     minutes from your clock.
+                 * @example 1795344000
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
                 /**
                  * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with
                  *     your signing secret (`whsec_…`). More than one while a secret is rotated: accept when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
@@ -2741,16 +2901,21 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content. */
+                /**
+                 * @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content.
+                 * @example evt_2aSd5FgH8jKl3ZxC6vBn9MqW
+                 */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
                  * @description When this attempt was signed, in Unix seconds. Part of the signed content; reject a delivery more than five
                  *     minutes from your clock.
+                 * @example 1795344000
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
                 /**
                  * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with
                  *     your signing secret (`whsec_…`). More than one while a secret is rotated: accept when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
@@ -2773,16 +2938,21 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content. */
+                /**
+                 * @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content.
+                 * @example evt_2aSd5FgH8jKl3ZxC6vBn9MqW
+                 */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
                  * @description When this attempt was signed, in Unix seconds. Part of the signed content; reject a delivery more than five
                  *     minutes from your clock.
+                 * @example 1795344000
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
                 /**
                  * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with
                  *     your signing secret (`whsec_…`). More than one while a secret is rotated: accept when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
@@ -2805,16 +2975,21 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content. */
+                /**
+                 * @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content.
+                 * @example evt_2aSd5FgH8jKl3ZxC6vBn9MqW
+                 */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
                  * @description When this attempt was signed, in Unix seconds. Part of the signed content; reject a delivery more than five
                  *     minutes from your clock.
+                 * @example 1795344000
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
                 /**
                  * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with
                  *     your signing secret (`whsec_…`). More than one while a secret is rotated: accept when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
@@ -2837,16 +3012,21 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content. */
+                /**
+                 * @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content.
+                 * @example evt_2aSd5FgH8jKl3ZxC6vBn9MqW
+                 */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
                  * @description When this attempt was signed, in Unix seconds. Part of the signed content; reject a delivery more than five
                  *     minutes from your clock.
+                 * @example 1795344000
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
                 /**
                  * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with
                  *     your signing secret (`whsec_…`). More than one while a secret is rotated: accept when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
@@ -2869,16 +3049,21 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content. */
+                /**
+                 * @description The event's id (its `id`), identical on every retry: deduplicate on it. Part of the signed content.
+                 * @example evt_2aSd5FgH8jKl3ZxC6vBn9MqW
+                 */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
                  * @description When this attempt was signed, in Unix seconds. Part of the signed content; reject a delivery more than five
                  *     minutes from your clock.
+                 * @example 1795344000
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
                 /**
                  * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with
                  *     your signing secret (`whsec_…`). More than one while a secret is rotated: accept when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };

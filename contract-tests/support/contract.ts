@@ -6,12 +6,13 @@
  * Nothing here starts or reads the mock: the suite runs the same against a remote sandbox.
  */
 import type { OperationId } from '../../client/index.ts';
-import { loadContract } from '../../contract-model/document.ts';
+import { loadContractSync } from '../../contract-model/document.ts';
 import { listOperations, listWebhooks, type ContractOperation } from '../../contract-model/operations.ts';
 import { createRouter, type RouteMatch } from '../../contract-model/router.ts';
 import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 
-export const contractDocument = await loadContract();
+// Read synchronously: Dredd loads its hooks, which import this module, as CommonJS.
+export const contractDocument = loadContractSync();
 
 /** The bundle's schemas, compiled as the mock compiles them. */
 export const compiler = createSchemaCompiler(contractDocument);

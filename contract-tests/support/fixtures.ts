@@ -15,11 +15,12 @@ import type {
 import {
   createPartnerClient,
   PartnerApiError,
-  type OperationId,
   type PartnerClient,
   type RetryOptions,
 } from '../../client/index.ts';
 import { exampleValue } from './contract.ts';
+import { randomAlphanumerics } from './fresh-ids.ts';
+import { armMockFault, clearMockFaults, type FaultRequest } from './mock-admin.ts';
 import { target, validatingFetch } from './observe.ts';
 
 export { target };
@@ -105,8 +106,7 @@ export async function completedCompany(entityType: 'LLC' | 'CCorp', client: Part
 
 /** Identifiers of the right shape that no partner has. */
 export function unknownId(prefix: 'cus' | 'com' | 'doc'): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  return `${prefix}_${[...randomBytes(24)].map((byte) => alphabet[byte % alphabet.length]).join('')}`;
+  return `${prefix}_${randomAlphanumerics(24)}`;
 }
 
 export function newIdempotencyKey(): string {
@@ -144,24 +144,11 @@ export async function eventually<T>(
 
 // ---- The mock's fault injection: only on the mock the suite started (target.mockAdmin). ----
 
-export interface Fault {
-  operationId: OperationId;
-  status?: 429 | 500 | 503;
-  delayMs?: number;
-  count?: number;
-}
-
-export async function armFault(fault: Fault): Promise<void> {
+export async function armFault(fault: FaultRequest): Promise<void> {
   if (!target.mockAdmin) throw new Error('Faults are only available on the mock the suite started.');
-  const response = await fetch(`${target.baseUrl}/_mock/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(fault),
-  });
-  if (response.status !== 201) throw new Error(`Arming ${JSON.stringify(fault)} failed: ${response.status} ${await response.text()}`);
+  await armMockFault(target.baseUrl, fault);
 }
 
 export async function clearFaults(): Promise<void> {
-  if (!target.mockAdmin) return;
-  await fetch(`${target.baseUrl}/_mock/faults`, { method: 'DELETE' });
+  if (target.mockAdmin) await clearMockFaults(target.baseUrl);
 }

@@ -4,53 +4,35 @@
  * need through `provide`, and afterwards prints the coverage table the last test file rendered, then stops
  * whatever it started.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { newRunId, newSandboxKey } from './fresh-ids.ts';
 import { buildMock, startMockProcess, type MockProcess } from './mock-process.ts';
 import type { TargetInfo } from './provided.ts';
-import { readExternalTarget, TargetConfigError } from './target-env.ts';
+import { assertReachable } from './reachability.ts';
+import { readExternalTarget } from './target-env.ts';
+import { UsageError } from './usage-error.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
-
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Fixed so that a failing run can be replayed by hand against a mock started with the same secret. */
 export const mockWebhookSecret = 'whsec_Y29udHJhY3QtdGVzdHMtd2ViaG9vay1zZWNyZXQ=';
 
-function newTestKey(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  return `dk_test_${[...randomBytes(32)].map((byte) => alphabet[byte % alphabet.length]).join('')}`;
-}
-
-/** Fails the run once, plainly, rather than every test with "fetch failed". Any answer at all will do. */
-async function assertReachable(baseUrl: string): Promise<void> {
-  try {
-    await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(10_000) });
-  } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-    const failure = new TargetConfigError(`CONTRACT_BASE_URL ${baseUrl} cannot be reached: ${cause}.`);
-    failure.stack = `${failure.name}: ${failure.message}`;
-    throw failure;
-  }
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  let external;
   try {
-    external = readExternalTarget(process.env);
+    return await setUp(project);
   } catch (error) {
-    if (error instanceof TargetConfigError) {
-      // The message is the whole story; a stack trace would only hide it.
-      error.stack = `${error.name}: ${error.message}`;
-    }
+    // The message is the whole story; a stack trace would only hide it.
+    if (error instanceof UsageError) error.stack = `${error.name}: ${error.message}`;
     throw error;
   }
+}
 
+async function setUp(project: TestProject): Promise<() => Promise<void>> {
+  const external = readExternalTarget(process.env);
   const runDir = mkdtempSync(join(tmpdir(), 'contract-tests-'));
-  const runId = randomUUID().replaceAll('-', '').slice(0, 12);
+  const runId = newRunId();
   const recordFile = join(runDir, 'records.jsonl');
   const tableFile = join(runDir, 'coverage.txt');
   writeFileSync(recordFile, '');
@@ -61,13 +43,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     if (external === undefined) {
       receiver = await startWebhookReceiver({ port: 0, host: '127.0.0.1' });
-      await buildMock(projectRoot);
+      await buildMock();
       mock = await startMockProcess({
-        projectRoot,
         logDir: runDir,
         args: [
-          '--port', '0',
-          '--log-format', 'json',
           '--formation-timeline', 'manual',
           // The suite sends a few hundred requests a second; the published 25/s would turn them into 429s.
           '--rate-limit', '500000',
@@ -82,8 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
         kind: 'self-started-mock',
         description: `the mock, started by the suite at ${mock.url}`,
         baseUrl: mock.url,
-        apiKey: newTestKey(),
-        apiKey2: newTestKey(),
+        apiKey: newSandboxKey(),
+        apiKey2: newSandboxKey(),
         mockAdmin: true,
         webhook: { secret: mockWebhookSecret, receiverUrl: receiver.controlUrl },
         runId,

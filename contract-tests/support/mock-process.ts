@@ -1,11 +1,14 @@
 /**
- * Builds and starts the mock as a separate process, the way a developer runs it, so that the suite talks to it
- * over HTTP only, exactly as it would to a sandbox. Its log goes to a file, named when something goes wrong.
+ * Builds and starts the mock as a separate process, the way a developer runs it, so that whoever started it (the
+ * vitest suite, the Dredd and Arazzo runners, the benchmark) talks to it over HTTP only, exactly as to a sandbox.
+ * Its log goes to a file, named when something goes wrong.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { projectRoot } from './project-files.ts';
+import { terminate } from './processes.ts';
 
 export interface MockProcess {
   url: string;
@@ -15,25 +18,33 @@ export interface MockProcess {
   logFile: string;
   /** Set when the process ended before it was stopped. */
   exitedEarly(): string | undefined;
+  /** Stops it (SIGTERM, then SIGKILL) and closes its log; calling it again waits for the same stop. */
   stop(): Promise<void>;
 }
 
 const startTimeoutMs = 30_000;
 
-export async function buildMock(projectRoot: string): Promise<void> {
+/** `node scripts/build-mock.mjs`: writes the bundle in .build/ that `npm start` runs too. */
+export async function buildMock(options: { signal?: AbortSignal } = {}): Promise<void> {
   try {
-    await promisify(execFile)(process.execPath, ['scripts/build-mock.mjs'], { cwd: projectRoot });
+    await promisify(execFile)(process.execPath, ['scripts/build-mock.mjs'], { cwd: projectRoot, signal: options.signal });
   } catch (error) {
+    if (options.signal?.aborted) throw error;
     const { stderr } = error as { stderr?: string };
-    throw new Error(`Building the mock (node scripts/build-mock.mjs) failed:\n${stderr ?? String(error)}`);
+    throw new Error(`Building the mock (node scripts/build-mock.mjs) failed:\n${stderr || String(error)}`);
   }
 }
 
-export async function startMockProcess(options: { projectRoot: string; args: string[]; logDir: string }): Promise<MockProcess> {
+/**
+ * Starts the built mock with `args` (its options: timeline, rate limit, webhooks…) on a port it picks itself
+ * (`--port 0`, so no port chosen in advance can be taken by another process meanwhile), and resolves once its
+ * start line (`--log-format json`) says where it listens. A start that fails or is aborted leaves no process.
+ */
+export async function startMockProcess(options: { args: readonly string[]; logDir: string; signal?: AbortSignal }): Promise<MockProcess> {
   const logFile = join(options.logDir, 'mock.log');
-  const log = createWriteStream(logFile);
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', '.build/main.mjs', ...options.args], {
-    cwd: options.projectRoot,
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, ['--enable-source-maps', '.build/main.mjs', '--port', '0', '--log-format', 'json', ...options.args], {
+    cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let exit: string | undefined;
@@ -44,29 +55,59 @@ export async function startMockProcess(options: { projectRoot: string; args: str
       resolve();
     });
   });
-  child.stderr?.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
 
-  const started = await new Promise<StartLine>((resolve, reject) => {
-    let pending = '';
-    const timer = setTimeout(() => reject(new Error(`The mock did not start within ${startTimeoutMs / 1000} s; its log: ${logFile}`)), startTimeoutMs);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      log.write(chunk);
-      pending += chunk.toString('utf8');
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const announced = startLine(line);
-        if (announced) {
-          clearTimeout(timer);
-          resolve(announced);
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      stopping = true;
+      await terminate(child);
+      await new Promise<void>((resolve) => log.end(() => resolve()));
+    })();
+    return stopped;
+  };
+
+  let started: StartLine;
+  try {
+    started = await new Promise<StartLine>((resolve, reject) => {
+      let pending = '';
+      const timer = setTimeout(() => reject(new Error(`The mock did not start within ${startTimeoutMs / 1000} s; its log: ${logFile}`)), startTimeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        settle();
+        reject(options.signal?.reason);
+      };
+      if (options.signal?.aborted) onAbort();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      child.once('error', (error) => {
+        settle();
+        reject(new Error(`Could not start the mock: ${error.message}`));
+      });
+      child.stdout.on('data', (chunk: Buffer) => {
+        log.write(chunk);
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const announced = startLine(line);
+          if (announced) {
+            settle();
+            resolve(announced);
+          }
         }
-      }
+      });
+      void exited.then(() => {
+        settle();
+        reject(new Error(`The mock exited before it listened; its log: ${logFile}`));
+      });
     });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`The mock exited before it listened; its log: ${logFile}`));
-    });
-  });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 
   return {
     url: started.url,
@@ -74,16 +115,7 @@ export async function startMockProcess(options: { projectRoot: string; args: str
     startupMs: started.startupMs,
     logFile,
     exitedEarly: () => exit,
-    async stop() {
-      stopping = true;
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(killer);
-      }
-      await new Promise<void>((resolve) => log.end(() => resolve()));
-    },
+    stop,
   };
 }
 
@@ -92,7 +124,7 @@ interface StartLine {
   startupMs: number | undefined;
 }
 
-/** The start-up line of `--log-format json` carries the URL the mock listens on (it may have picked the port). */
+/** The start-up line of `--log-format json` carries the URL the mock listens on (it picked the port). */
 function startLine(line: string): StartLine | undefined {
   if (!line.startsWith('{')) return undefined;
   try {

@@ -1,11 +1,10 @@
 /**
  * Which target the suite runs against, read from the environment. Without `CONTRACT_BASE_URL` the suite starts
  * the mock itself; with it, the target is whatever that URL serves (a sandbox, or a mock someone started), and
- * nothing outside the contract is used on it.
+ * nothing outside the contract is used on it. Besides the URL and key every run reads, the suite takes a second
+ * partner's key, a webhook receiver and a pace.
  */
-export class TargetConfigError extends Error {
-  override name = 'TargetConfigError';
-}
+import { checkSandboxKey, envValue, readTargetVariables, TargetConfigError } from './target-variables.ts';
 
 export interface ExternalTargetEnv {
   baseUrl: string;
@@ -17,44 +16,14 @@ export interface ExternalTargetEnv {
   maxRequestsPerSecond: number | null;
 }
 
-const apiKeyFormat = /^dk_(test|live)_[A-Za-z0-9]{24,64}$/;
-
-/** The variables `npm run test:sandbox` needs, with what each is for. */
-export const requiredSandboxVariables = [
-  ['CONTRACT_BASE_URL', 'the sandbox base URL, e.g. https://sandbox.api.partner-formation.example'],
-  ['CONTRACT_API_KEY', 'a dk_test_ key of the partner the suite acts as'],
-] as const;
-
 /** `undefined` when no external target is named (the suite then starts the mock). */
 export function readExternalTarget(env: NodeJS.ProcessEnv): ExternalTargetEnv | undefined {
-  const value = (name: string) => (env[name]?.trim() ? env[name]?.trim() : undefined);
-  const baseUrl = value('CONTRACT_BASE_URL');
-  if (baseUrl === undefined) return undefined;
-
-  const missing = requiredSandboxVariables.filter(([name]) => value(name) === undefined);
-  if (missing.length > 0) {
-    throw new TargetConfigError(
-      `CONTRACT_BASE_URL is set, so the suite targets it, but ${missing.map(([name, what]) => `${name} (${what})`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`,
-    );
-  }
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
-    throw new TargetConfigError(`CONTRACT_BASE_URL must be an absolute http(s) URL; it is ${JSON.stringify(baseUrl)}.`);
-  }
-  const apiKey = value('CONTRACT_API_KEY') as string;
+  const value = (name: string) => envValue(env, name);
+  const target = readTargetVariables(env);
+  if (target === undefined) return undefined;
+  const { baseUrl, apiKey } = target;
   const apiKey2 = value('CONTRACT_API_KEY_2');
-  for (const [name, key] of [['CONTRACT_API_KEY', apiKey], ['CONTRACT_API_KEY_2', apiKey2]] as const) {
-    if (key === undefined) continue;
-    if (!apiKeyFormat.test(key)) {
-      throw new TargetConfigError(`${name} must be a raw key: dk_test_ followed by 24 to 64 letters and digits, no "Bearer ".`);
-    }
-    // The suite creates customers and formations: against production they would be filed and charged.
-    if (key.startsWith('dk_live_')) {
-      throw new TargetConfigError(`${name} is a production (dk_live_) key. The suite creates formations; run it only against a sandbox, with dk_test_ keys.`);
-    }
-  }
+  if (apiKey2 !== undefined) checkSandboxKey('CONTRACT_API_KEY_2', apiKey2);
   if (apiKey2 !== undefined && apiKey2 === apiKey) {
     throw new TargetConfigError('CONTRACT_API_KEY_2 must be the key of another partner than CONTRACT_API_KEY.');
   }
@@ -93,5 +62,5 @@ export function readExternalTarget(env: NodeJS.ProcessEnv): ExternalTargetEnv | 
   if (!/^\d+$/.test(paceText)) {
     throw new TargetConfigError(`CONTRACT_MAX_RPS must be a whole number of requests per second (0: no limit); it is ${JSON.stringify(paceText)}.`);
   }
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, apiKey2, webhook, notes, maxRequestsPerSecond: pace === 0 ? null : pace };
+  return { baseUrl, apiKey, apiKey2, webhook, notes, maxRequestsPerSecond: pace === 0 ? null : pace };
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultContractPath, deref, loadContract, maxItemsOf } from '../../contract-model/document.ts';
+import { defaultContractPath, deref, loadContract, loadContractSync, maxItemsOf } from '../../contract-model/document.ts';
 import { sampleContract } from './fixtures.ts';
 
 let dir: string;
@@ -22,6 +22,16 @@ describe('loadContract', () => {
     const old = join(dir, 'old.json');
     await writeFile(old, JSON.stringify({ ...sampleContract(), openapi: '3.0.3' }));
     await expect(loadContract(old)).rejects.toThrow(/not an OpenAPI 3.1 document/);
+  });
+});
+
+describe('loadContractSync', () => {
+  it('reads what loadContract reads, with the same refusals', async () => {
+    expect(loadContractSync()).toEqual(await loadContract());
+    expect(() => loadContractSync(join(dir, 'absent.json'))).toThrow(/npm run generate/);
+    const old = join(dir, 'old-sync.json');
+    await writeFile(old, JSON.stringify({ ...sampleContract(), openapi: '3.0.3' }));
+    expect(() => loadContractSync(old)).toThrow(/not an OpenAPI 3.1 document/);
   });
 });
 

@@ -40,6 +40,21 @@ describe('the bundled contract', () => {
     expect(headers).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
   });
 
+  // Tools that send requests from the description (Dredd among them) read a parameter's own `example`, and stop at
+  // a required one that has none; a schema's `examples` are not enough for them.
+  it('gives every parameter of every operation and webhook an example of its own', () => {
+    const parameters = [...Object.values(bundle.paths), ...Object.values(bundle.webhooks)].flatMap((item) => {
+      const pathItem = item as Record<string, { parameters?: { $ref?: string }[] } | undefined> & { parameters?: { $ref?: string }[] };
+      return [pathItem.parameters ?? [], ...methods.map((method) => pathItem[method]?.parameters ?? [])].flat();
+    });
+    expect(parameters.length).toBeGreaterThan(0);
+    const withoutExample = parameters
+      .map((parameter) => (parameter.$ref ? resolvePointer(parameter.$ref) : parameter) as { in?: string; name?: string; example?: unknown })
+      .filter((parameter) => parameter.example === undefined)
+      .map((parameter) => `${parameter.in} ${parameter.name}`);
+    expect(withoutExample).toEqual([]);
+  });
+
   it('has a sandbox and a production server', () => {
     const descriptions = (bundle.servers as { description: string }[]).map((server) => server.description);
     expect(descriptions.some((text) => /sandbox/i.test(text) && text.includes('dk_test_'))).toBe(true);

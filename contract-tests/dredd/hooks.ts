@@ -2,8 +2,10 @@
  * Dredd hooks: turn each transaction Dredd compiled from the contract's examples into a request that really
  * produces the documented status, and skip, with the reason, only what cannot be produced.
  *
- * CommonJS (.cjs) because the project is ESM and Dredd loads hook files with require(): a .js hook file would be
- * skipped with nothing but a warning.
+ * Dredd 14 loads a hook file into its own process with `require` (through proxyquire, which substitutes its Hooks
+ * object for the module `hooks`). The runner starts Dredd with tsx's loader (`node --import tsx`), so that this
+ * TypeScript file, and the suite's modules it imports, load like CommonJS. Without the loader Dredd would skip
+ * the file with only a warning; the runner notices that by the marker file written below.
  *
  * Dredd runs with --sorted (POSTs before GETs, document order otherwise), so the creates come first and the GETs
  * read what they made:
@@ -12,59 +14,53 @@
  *   simulateCompanyFormation 200 (target COMPLETED) → its documents become ready
  *   listCompanyDocuments 200 → a document id;  getCompanyDocument 200 → a signed download URL
  *   downloadCompanyDocument 200/403/400 → that URL, as issued, altered, or malformed
- *
- * Environment (set by run.mjs): CONTRACT_API_KEY, CONTRACT_BASE_URL, CONTRACT_RUN_ID, and CONTRACT_MOCK_ADMIN=1
- * when the target is a mock the runner started, whose /_mock/faults may be used.
  */
-const hooks = require('hooks');
-const { randomBytes } = require('node:crypto');
-const contract = require('../../generated/openapi.json');
+import { writeFileSync } from 'node:fs';
+import hooks, { type Transaction } from 'hooks';
+import type { OperationId, Payload, RequestBody } from '../../client/index.ts';
+import type { operations } from '../../generated/openapi.js';
+import { contractOperations, type SuiteOperation } from '../support/contract.ts';
+import { armMockFault } from '../support/mock-admin.ts';
+import { readHooksEnvironment } from './hooks-environment.ts';
 
-const apiKey = process.env.CONTRACT_API_KEY;
-const baseUrl = (process.env.CONTRACT_BASE_URL ?? '').replace(/\/+$/, '');
-const runId = process.env.CONTRACT_RUN_ID || randomBytes(6).toString('hex');
-const mockAdmin = process.env.CONTRACT_MOCK_ADMIN === '1';
+const settings = readHooksEnvironment(process.env);
+if (settings?.loadedMarker) writeFileSync(settings.loadedMarker, '');
 
 // Over the contract's 1 MiB request body limit.
 const oversizedPadding = 'x'.repeat(1024 * 1024 + 1);
 
 /** What earlier transactions created, for later ones to use. */
-const state = {
-  customerEmail: `dredd.${runId}@example.com`,
-  customerId: undefined,
-  customerKey: undefined,
-  customerBody: undefined,
-  companyId: undefined,
-  companyKey: undefined,
-  companyBody: undefined,
-  companyStatus: undefined,
-  documentId: undefined,
-  downloadUrl: undefined,
-};
+const state: {
+  customerEmail: string;
+  customerId?: string;
+  customerKey?: string;
+  customerBody?: RequestBody<operations['createCustomer']>;
+  companyId?: string;
+  companyKey?: string;
+  companyBody?: RequestBody<operations['createCompany']>;
+  companyStatus?: string;
+  documentId?: string;
+  downloadUrl?: string;
+} = { customerEmail: `dredd.${settings?.runId}@example.com` };
 
-const skipped = [];
+const skipped: { name: string; reason: string }[] = [];
 let requestCounter = 0;
 let keyCounter = 0;
+
+/** The target, once beforeAll has made sure the runner set it. */
+function target(): NonNullable<typeof settings>['target'] {
+  if (!settings) throw new Error('no target: run the hooks through `npm run test:dredd`');
+  return settings.target;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Which operation a transaction belongs to. Dredd names transactions by path and summary; the operationId (which
 // /_mock/faults and the tables below use) comes from the bundled contract, so a reworded summary changes nothing.
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const operations = new Map();
-for (const [template, item] of Object.entries(contract.paths)) {
-  for (const method of methods) {
-    const operation = item[method];
-    if (!operation) continue;
-    operations.set(`${method.toUpperCase()} ${template}`, {
-      operationId: operation.operationId,
-      needsKey: (operation.security ?? contract.security ?? []).length > 0,
-    });
-  }
-}
-
-function operationOf(transaction) {
-  const found = operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
+function operationOf(transaction: Transaction): SuiteOperation {
+  const found = contractOperations.find(
+    (operation) => operation.method === transaction.request.method && operation.pathTemplate === transaction.origin.resourceName,
+  );
   if (!found) throw new Error(`no operation in generated/openapi.json for ${transaction.request.method} ${transaction.origin.resourceName}`);
   return found;
 }
@@ -72,33 +68,52 @@ function operationOf(transaction) {
 // ---------------------------------------------------------------------------------------------------------------
 // Request editing.
 
-function header(transaction, name) {
+function header(transaction: Transaction, name: string): string | undefined {
   const key = Object.keys(transaction.request.headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
   return key === undefined ? undefined : transaction.request.headers[key];
 }
 
-function setHeader(transaction, name, value) {
+function setHeader(transaction: Transaction, name: string, value: string): void {
   removeHeader(transaction, name);
   transaction.request.headers[name] = value;
 }
 
-function removeHeader(transaction, name) {
+function removeHeader(transaction: Transaction, name: string): void {
   for (const key of Object.keys(transaction.request.headers)) {
     if (key.toLowerCase() === name.toLowerCase()) delete transaction.request.headers[key];
   }
+}
+
+/** The path parameters of the request as Dredd built it, from the examples the contract gives them. */
+function pathParameters(transaction: Transaction): Record<string, string> {
+  const segments = new URL(transaction.request.uri, 'http://request.invalid').pathname.split('/');
+  const values: Record<string, string> = {};
+  transaction.origin.resourceName.split('/').forEach((segment, index) => {
+    const name = /^\{(.+)\}$/.exec(segment)?.[1];
+    const value = segments[index];
+    if (name !== undefined && value !== undefined) values[name] = decodeURIComponent(value);
+  });
+  return values;
+}
+
+interface UriChange {
+  path?: Record<string, string>;
+  query?: Record<string, string | number>;
+  dropQuery?: string[];
 }
 
 /**
  * Rewrites the request target: path parameters by name (per the path template), query parameters set or
  * dropped. Dredd requests `fullPath` (the server URL's path + `request.uri`); `request.uri` is what it reports.
  */
-function setUri(transaction, { path = {}, query = {}, dropQuery = [] } = {}) {
+function setUri(transaction: Transaction, { path = {}, query = {}, dropQuery = [] }: UriChange = {}): void {
   const prefix = transaction.fullPath.slice(0, transaction.fullPath.length - transaction.request.uri.length);
   const url = new URL(transaction.request.uri, 'http://request.invalid');
   const segments = url.pathname.split('/');
   transaction.origin.resourceName.split('/').forEach((segment, index) => {
     const name = /^\{(.+)\}$/.exec(segment)?.[1];
-    if (name !== undefined && path[name] !== undefined) segments[index] = encodeURIComponent(path[name]);
+    const value = name === undefined ? undefined : path[name];
+    if (value !== undefined) segments[index] = encodeURIComponent(value);
   });
   url.pathname = segments.join('/');
   for (const name of dropQuery) url.searchParams.delete(name);
@@ -108,50 +123,51 @@ function setUri(transaction, { path = {}, query = {}, dropQuery = [] } = {}) {
 }
 
 /** Points the request at an absolute URL the API issued (a download link), on the server under test. */
-function setTargetUrl(transaction, absoluteUrl) {
+function setTargetUrl(transaction: Transaction, absoluteUrl: string): void {
   const url = new URL(absoluteUrl);
+  const base = new URL(target().baseUrl);
   // Dredd sends every request to the server it was given; a link elsewhere (a CDN) cannot be followed.
-  if (baseUrl && url.origin !== new URL(baseUrl).origin) throw new Error(`${absoluteUrl} is not on ${baseUrl}, the only server Dredd calls`);
+  if (url.origin !== base.origin) throw new Error(`${absoluteUrl} is not on ${target().baseUrl}, the only server Dredd calls`);
   const prefix = transaction.fullPath.slice(0, transaction.fullPath.length - transaction.request.uri.length);
-  const basePath = new URL(baseUrl || 'http://request.invalid').pathname.replace(/\/+$/, '');
+  const basePath = base.pathname.replace(/\/+$/, '');
   // Dredd adds the server URL's path itself; the issued URL already contains it.
   const path = basePath && url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
   transaction.request.uri = `${path}${url.search}`;
   transaction.fullPath = `${prefix}${transaction.request.uri}`;
 }
 
-function jsonBody(transaction) {
-  return JSON.parse(transaction.request.body);
+function jsonBody<T>(transaction: Transaction): T {
+  return JSON.parse(transaction.request.body) as T;
 }
 
-function setJsonBody(transaction, value) {
+function setJsonBody(transaction: Transaction, value: unknown): void {
   transaction.request.body = JSON.stringify(value);
 }
 
-function freshIdempotencyKey() {
+function freshIdempotencyKey(): string {
   keyCounter += 1;
-  return `dredd-${runId}-${keyCounter}`;
+  return `dredd-${settings?.runId}-${keyCounter}`;
 }
 
-function need(value, what) {
+function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`needs ${what}, which an earlier transaction did not produce (see its failure above)`);
   return value;
 }
 
-function skip(transaction, reason) {
+function skip(transaction: Transaction, reason: string): void {
   transaction.skip = true;
   skipped.push({ name: transaction.name, reason });
 }
 
 /** A call outside Dredd's transactions, for state that no transaction of its own creates. */
-async function call(method, path, body, headers = {}) {
-  const response = await fetch(`${baseUrl}${path}`, {
+async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; text: string }> {
+  const response = await fetch(`${target().baseUrl}${path}`, {
     method,
-    headers: { authorization: apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: { authorization: target().apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let json;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
@@ -160,28 +176,21 @@ async function call(method, path, body, headers = {}) {
   return { status: response.status, json, text };
 }
 
-async function armFault(operationId, status) {
-  const response = await fetch(`${baseUrl}/_mock/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ operationId, status, count: 1 }),
-  });
-  if (response.status !== 201) throw new Error(`POST /_mock/faults answered ${response.status}: ${await response.text()}`);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // The request each operation sends when it is meant to succeed, with the ids of what earlier transactions
 // created. The error scenarios start from it and change one thing, so that the error they expect is the only
 // thing wrong with the request.
 
-const succeeding = {
+type Edit = (transaction: Transaction) => void;
+
+const succeeding: Record<OperationId, Edit> = {
   listCustomers(t) {
     // The example's cursor was never issued by this server (400 E_CURSOR_INVALID): first pages only.
     setUri(t, { query: { email: state.customerEmail }, dropQuery: ['cursor'] });
   },
   createCustomer(t) {
     // Customers are unique per email: a fixed email would return an existing customer with created: false.
-    setJsonBody(t, { ...jsonBody(t), email: state.customerEmail });
+    setJsonBody(t, { ...jsonBody<object>(t), email: state.customerEmail });
   },
   getCustomer(t) {
     setUri(t, { path: { customerId: need(state.customerId, 'the customer of createCustomer 200') } });
@@ -190,7 +199,7 @@ const succeeding = {
     setUri(t, { query: { serviceCustomerId: need(state.customerId, 'the customer of createCustomer 200') }, dropQuery: ['cursor'] });
   },
   createCompany(t) {
-    setJsonBody(t, { ...jsonBody(t), serviceCustomerId: need(state.customerId, 'the customer of createCustomer 200') });
+    setJsonBody(t, { ...jsonBody<object>(t), serviceCustomerId: need(state.customerId, 'the customer of createCustomer 200') });
   },
   getCompany(t) {
     setUri(t, { path: { companyId: need(state.companyId, 'the company of createCompany 202') } });
@@ -226,21 +235,26 @@ const succeeding = {
   },
 };
 
+/**
+ * Changes a succeeding request into one that gets the documented error. `described` holds the path parameters as
+ * Dredd first built the request, from the contract's parameter examples.
+ */
+type Scenario = (transaction: Transaction, described: Record<string, string>) => void | Promise<void>;
+
 /** `limit` must be 1 to 100: a 0 fails validation whatever else the request says. */
-function outOfRangeLimit(t) {
-  setUri(t, { query: { limit: 0 } });
-}
+const outOfRangeLimit: Scenario = (t) => setUri(t, { query: { limit: 0 } });
 
-// Well-formed identifiers that name nothing: the contract's example ids are never issued to this run's partner
-// (a fresh API key per run on the mock; another partner's id reads as unknown on a sandbox).
-const exampleId = {
-  customer: contract.components.schemas.CustomerId.examples[0],
-  company: contract.components.schemas.CompanyId.examples[0],
-  document: contract.components.schemas.DocumentId.examples[0],
-};
+/**
+ * The contract's example id for a path parameter: well-formed, and naming nothing this run's partner has (the
+ * mock gets a fresh API key per run; on a sandbox the example ids are no one's, or another partner's).
+ */
+const exampleId =
+  (name: string): Scenario =>
+  (t, described) =>
+    setUri(t, { path: { [name]: need(described[name], `an example of the path parameter ${name} in the contract`) } });
 
-/** Scenarios by "operationId status", applied after `succeeding`. 401, 429, 500 and 503 are handled for all. */
-const scenarios = {
+/** Scenarios by "operationId status", applied after `succeeding`. 401, 413, 415, 429, 500 and 503 are handled for all. */
+const scenarios: Record<string, Scenario> = {
   'listCustomers 400': outOfRangeLimit,
   'listCompanies 400': outOfRangeLimit,
   'listCompanyDocuments 400': outOfRangeLimit,
@@ -253,11 +267,11 @@ const scenarios = {
   'getCompanyDocument 400': (t) => setUri(t, { path: { documentId: 'doc_not-an-id' } }),
   'downloadCompanyDocument 400': (t) => setUri(t, { query: { expires: 'soon' } }),
 
-  'getCustomer 404': (t) => setUri(t, { path: { customerId: exampleId.customer } }),
-  'getCompany 404': (t) => setUri(t, { path: { companyId: exampleId.company } }),
-  'listCompanyDocuments 404': (t) => setUri(t, { path: { companyId: exampleId.company } }),
-  'getCompanyDocument 404': (t) => setUri(t, { path: { documentId: exampleId.document } }),
-  'simulateCompanyFormation 404': (t) => setUri(t, { path: { companyId: exampleId.company } }),
+  'getCustomer 404': exampleId('customerId'),
+  'getCompany 404': exampleId('companyId'),
+  'listCompanyDocuments 404': exampleId('companyId'),
+  'getCompanyDocument 404': exampleId('documentId'),
+  'simulateCompanyFormation 404': exampleId('companyId'),
   'downloadCompanyDocument 404': (t) =>
     skip(
       t,
@@ -268,7 +282,7 @@ const scenarios = {
   'downloadCompanyDocument 403': (t) => {
     // Any change to a signed URL must read as tampering: alter the last character of the signature.
     const url = new URL(need(state.downloadUrl, 'the downloadUrl of getCompanyDocument 200'));
-    const signature = url.searchParams.get('signature');
+    const signature = need(url.searchParams.get('signature') ?? undefined, 'a signature in the downloadUrl of getCompanyDocument 200');
     url.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`);
     setTargetUrl(t, url.toString());
   },
@@ -286,7 +300,7 @@ const scenarios = {
     state.customerBody = jsonBody(t);
   },
   // A property the contract does not define: bodies are strict (E_UNKNOWN_FIELD).
-  'createCustomer 400': (t) => setJsonBody(t, { ...jsonBody(t), nickname: 'Ada' }),
+  'createCustomer 400': (t) => setJsonBody(t, { ...jsonBody<object>(t), nickname: 'Ada' }),
   'createCustomer 409': (t) => {
     // The key of createCustomer 200 with another body: E_IDEMPOTENCY_KEY_REUSED.
     setHeader(t, 'Idempotency-Key', need(state.customerKey, 'the Idempotency-Key of createCustomer 200'));
@@ -302,7 +316,8 @@ const scenarios = {
   },
   // Members of an LLC must own exactly 100 percent (E_OWNERSHIP_TOTAL_INVALID): a rule, not a schema error.
   'createCompany 400': (t) => {
-    const body = jsonBody(t);
+    const body = jsonBody<RequestBody<operations['createCompany']>>(t);
+    if (body.entityType !== 'LLC') throw new Error(`the example of createCompany is a ${body.entityType} formation; an LLC one is needed`);
     body.members = body.members.map((member, index) => (index === 0 ? { ...member, ownershipPercent: member.ownershipPercent - 10 } : member));
     setJsonBody(t, body);
   },
@@ -322,32 +337,30 @@ const scenarios = {
   },
 };
 
-async function createFailedFormation() {
-  const body = {
-    ...need(state.companyBody, 'the body of createCompany 202'),
-    nameOptions: ['Lovelace Engines LLC'],
-    mailingAddress: need(state.companyBody, 'the body of createCompany 202').businessAddress,
-  };
+async function createFailedFormation(): Promise<void> {
+  const companyBody = need(state.companyBody, 'the body of createCompany 202');
+  const body = { ...companyBody, nameOptions: ['Lovelace Engines LLC'], mailingAddress: companyBody.businessAddress };
   const created = await call('POST', '/v1/partner/companies', body, { 'idempotency-key': freshIdempotencyKey() });
   if (created.status !== 202) throw new Error(`creating a second formation answered ${created.status}: ${created.text}`);
-  const companyId = created.json.payload.serviceCompanyId;
+  const companyId = (created.json as { payload: Payload<operations['createCompany']> }).payload.serviceCompanyId;
   const failed = await call('POST', `/v1/partner/sandbox/companies/${companyId}/simulate-formation`, { target: 'FAILED', failureReason: 'NAME_UNAVAILABLE' });
-  if (failed.status !== 200 || failed.json.payload.status !== 'FAILED') throw new Error(`failing the second formation answered ${failed.status}: ${failed.text}`);
+  const failedStatus = (failed.json as { payload?: Payload<operations['simulateCompanyFormation']> } | undefined)?.payload?.status;
+  if (failed.status !== 200 || failedStatus !== 'FAILED') throw new Error(`failing the second formation answered ${failed.status}: ${failed.text}`);
 }
 
 // The same for every operation that takes a body.
-const bodyScenarios = {
+const bodyScenarios: Record<413 | 415, Edit> = {
   // Past the 1 MiB limit: refused on its size before the body is read, whatever it contains.
-  413: (t) => setJsonBody(t, { ...jsonBody(t), padding: oversizedPadding }),
+  413: (t) => setJsonBody(t, { ...jsonBody<object>(t), padding: oversizedPadding }),
   415: (t) => setHeader(t, 'Content-Type', 'text/plain'),
 };
 
 // ---------------------------------------------------------------------------------------------------------------
 
 hooks.beforeAll((transactions, done) => {
-  if (!apiKey || !baseUrl) {
+  if (!settings) {
     for (const transaction of transactions) {
-      transaction.fail = 'CONTRACT_API_KEY and CONTRACT_BASE_URL are not set: run the hooks through `npm run test:dredd`';
+      transaction.fail = 'CONTRACT_BASE_URL, CONTRACT_API_KEY and CONTRACT_RUN_ID are not set: run the hooks through `npm run test:dredd`';
     }
   }
   done();
@@ -360,25 +373,26 @@ hooks.beforeEach((transaction, done) => {
       transaction.id = `${transaction.request.method} (${transaction.expected.statusCode}) ${transaction.request.uri}`;
       done();
     },
-    (error) => {
-      transaction.fail = `could not prepare the request: ${error.message}`;
+    (error: unknown) => {
+      transaction.fail = `could not prepare the request: ${(error as Error).message}`;
       done();
     },
   );
 });
 
-async function prepare(t) {
+async function prepare(t: Transaction): Promise<void> {
   if (t.fail) return;
-  const { operationId, needsKey } = operationOf(t);
+  const { operationId, requiresApiKey } = operationOf(t);
   const status = Number(t.expected.statusCode);
+  const described = pathParameters(t);
 
   // Dredd does not apply security schemes: the key goes in by hand, raw (no "Bearer").
-  if (needsKey) setHeader(t, 'Authorization', apiKey);
+  if (requiresApiKey) setHeader(t, 'Authorization', target().apiKey);
   // A key already used with another body is refused (409): every create starts with its own.
   if (header(t, 'Idempotency-Key') !== undefined) setHeader(t, 'Idempotency-Key', freshIdempotencyKey());
   // Echoed in the answer and journaled by the mock: finds this transaction in the mock's log.
   requestCounter += 1;
-  setHeader(t, 'x-request-id', `dredd_${runId}_${requestCounter}`);
+  setHeader(t, 'x-request-id', `dredd_${settings?.runId}_${requestCounter}`);
 
   if (status === 401) {
     // No key at all: E_AUTH_MISSING. Everything else about the request is valid.
@@ -387,13 +401,13 @@ async function prepare(t) {
     return;
   }
   if (status === 429 || status === 500 || status === 503) {
-    if (!mockAdmin) {
-      skip(t, `429, 500 and 503 need the mock's fault injection (/_mock/faults), and ${baseUrl} is not a mock this run started`);
+    if (!target().mockAdmin) {
+      skip(t, `429, 500 and 503 need the mock's fault injection (/_mock/faults), and ${target().baseUrl} is not a mock this run started`);
       return;
     }
     // A valid request that would succeed; the fault answers it instead of the operation.
     succeeding[operationId](t);
-    await armFault(operationId, status);
+    await armMockFault(target().baseUrl, { operationId, status, count: 1 });
     return;
   }
   if (status === 413 || status === 415) {
@@ -403,9 +417,9 @@ async function prepare(t) {
   }
 
   const scenario = scenarios[`${operationId} ${status}`];
-  if (status >= 300 && scenario === undefined) throw new Error(`no scenario produces ${status} for ${operationId}: add one to contract-tests/dredd/hooks.cjs`);
+  if (status >= 300 && scenario === undefined) throw new Error(`no scenario produces ${status} for ${operationId}: add one to contract-tests/dredd/hooks.ts`);
   succeeding[operationId](t);
-  await scenario?.(t);
+  await scenario?.(t, described);
 }
 
 // What the creates and reads answered, for the transactions after them.
@@ -418,28 +432,28 @@ hooks.afterEach((t, done) => {
   done();
 });
 
-function remember(t) {
+function remember(t: Transaction): void {
   if (t.skip || !t.real || String(t.real.statusCode) !== String(t.expected.statusCode)) return;
   const { operationId } = operationOf(t);
-  const status = Number(t.expected.statusCode);
-  const payload = () => JSON.parse(t.real.body).payload;
-  switch (`${operationId} ${status}`) {
+  const body = t.real.body;
+  const payload = <K extends OperationId>(_operation: K) => (JSON.parse(body) as { payload: Payload<operations[K]> }).payload;
+  switch (`${operationId} ${Number(t.expected.statusCode)}`) {
     case 'createCustomer 200':
-      state.customerId = payload().serviceCustomerId;
+      state.customerId = payload('createCustomer').serviceCustomerId;
       state.customerKey = header(t, 'Idempotency-Key');
       break;
     case 'createCompany 202':
-      state.companyId = payload().serviceCompanyId;
+      state.companyId = payload('createCompany').serviceCompanyId;
       state.companyKey = header(t, 'Idempotency-Key');
       break;
     case 'simulateCompanyFormation 200':
-      state.companyStatus = payload().status;
+      state.companyStatus = payload('simulateCompanyFormation').status;
       break;
     case 'listCompanyDocuments 200':
-      state.documentId = payload().data[0]?.documentId;
+      state.documentId = payload('listCompanyDocuments').data[0]?.documentId;
       break;
     case 'getCompanyDocument 200':
-      state.downloadUrl = payload().downloadUrl;
+      state.downloadUrl = payload('getCompanyDocument').downloadUrl;
       break;
     default:
   }
@@ -447,7 +461,7 @@ function remember(t) {
 
 hooks.afterAll((transactions, done) => {
   if (skipped.length > 0) {
-    const byReason = new Map();
+    const byReason = new Map<string, string[]>();
     for (const { name, reason } of skipped) byReason.set(reason, [...(byReason.get(reason) ?? []), name]);
     console.log(`\nSkipped ${skipped.length} of ${transactions.length} transactions:`);
     for (const [reason, names] of byReason) {
