@@ -6,15 +6,14 @@
  *
  *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
-import autocannon, { type Request as LoadRequest } from 'autocannon';
+import autocannon from 'autocannon';
 import { buildMock, startMockProcess, type MockProcess } from '../contract-tests/support/mock-process.ts';
+import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, waitFor, type OperationName } from './load.ts';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, creates: { type: 'string', default: '1000000' } },
@@ -23,8 +22,6 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const creates = Number(values.creates);
 const warmUpSeconds = 2;
-const key = `dk_test_${'b'.repeat(24)}`;
-const customerBody = JSON.stringify({ email: 'ada.lovelace@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR' });
 
 interface Target {
   name: string;
@@ -56,8 +53,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     for (const target of targets) {
-      rows.push(await measure(target, 'getCustomer', { method: 'GET', path: `/v1/partner/customers/${target.customerId}` }));
-      rows.push(await measure(target, 'createCustomer', { method: 'POST', path: '/v1/partner/customers', body: customerBody, freshKey: true }));
+      for (const operation of operationNames) rows.push(await measure(target, operation));
     }
     printTable(rows);
     const mock = targets[0] as Target;
@@ -70,33 +66,14 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(target: Target, operation: string, request: { method: string; path: string; body?: string; freshKey?: boolean }): Promise<Row> {
-  const headers: Record<string, string> = { authorization: key, 'content-type': 'application/json' };
-  const run = (seconds: number) => autocannon({
-    url: target.url,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: request.method as LoadRequest['method'],
-        path: request.path,
-        headers,
-        body: request.body,
-        // A fresh key per request: every create is a new idempotent operation, not a replay.
-        ...(request.freshKey ? { setupRequest: withFreshKey } : {}),
-      },
-    ],
-  });
+async function measure(target: Target, operation: OperationName): Promise<Row> {
+  const run = (seconds: number) => autocannon({ url: target.url, connections, duration: seconds, requests: [loadRequest(operation, target.customerId)] });
   // Not measured: lets the JIT compile the hot path and lazily built validators settle, as in a long-running mock.
   await run(warmUpSeconds);
   const cpuBefore = await cpuMicrosOf(target.pid);
   const result = await run(duration);
   const cpuUsPerRequest = ((await cpuMicrosOf(target.pid)) - cpuBefore) / Math.max(1, result.requests.total);
   return { target: target.name, operation, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest, non2xx: result.non2xx + result.errors };
-}
-
-function withFreshKey(request: LoadRequest): LoadRequest {
-  return { ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } };
 }
 
 function printTable(rows: Row[]): void {
@@ -126,20 +103,7 @@ function printTable(rows: Row[]): void {
 async function memoryAfterCreates(mock: Target): Promise<void> {
   const before = await rssOf(mock.pid);
   const started = Date.now();
-  const result = await autocannon({
-    url: mock.url,
-    connections,
-    amount: creates,
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/partner/customers',
-        headers: { authorization: key, 'content-type': 'application/json' },
-        body: customerBody,
-        setupRequest: withFreshKey,
-      },
-    ],
-  });
+  const result = await autocannon({ url: mock.url, connections, amount: creates, requests: [loadRequest('createCustomer', mock.customerId)] });
   const after = await rssOf(mock.pid);
   console.log(
     `Mock RSS: ${mb(before)} MiB before, ${mb(after)} MiB after ${result.requests.total} idempotent creates ` +
@@ -176,10 +140,7 @@ async function launchMock(args: string[]): Promise<MockProcess> {
 
 async function startMock(name: string, extra: string[]): Promise<Target> {
   const mock = await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra]);
-  const response = await fetch(`${mock.url}/v1/partner/customers`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: customerBody });
-  const answer = (await response.json()) as { payload: { serviceCustomerId: string } | null; error: unknown };
-  if (!answer.payload) throw new Error(`${name}: creating the customer to read failed: ${JSON.stringify(answer.error)}`);
-  return { name, url: mock.url, pid: mock.pid, stop: () => mock.stop(), customerId: answer.payload.serviceCustomerId };
+  return { name, url: mock.url, pid: mock.pid, stop: () => mock.stop(), customerId: await createCustomerToRead(mock.url, name) };
 }
 
 async function startPrism(): Promise<Target> {
@@ -187,7 +148,7 @@ async function startPrism(): Promise<Target> {
   const child = spawn('node_modules/.bin/prism', ['mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'error', 'generated/openapi.json'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(url, 60_000);
-  return { name: 'prism mock -v error', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
+  return { name: 'prism mock -v error', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: exampleCustomerId };
 }
 
 async function startBare(): Promise<Target> {
@@ -195,7 +156,7 @@ async function startBare(): Promise<Target> {
   const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(url);
-  return { name: 'bare node:http', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC' };
+  return { name: 'bare node:http', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: exampleCustomerId };
 }
 
 /** Start-up of the mock, taken from its own start line, over three starts; the median. */
@@ -209,30 +170,6 @@ async function startupOf(): Promise<{ inProcessMs: number; wallMs: number }> {
   }
   samples.sort((a, b) => a.inProcessMs - b.inProcessMs);
   return samples[1] as { inProcessMs: number; wallMs: number };
-}
-
-async function waitFor(url: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(500) });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 main().catch((error: unknown) => {

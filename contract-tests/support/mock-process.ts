@@ -22,7 +22,7 @@ export interface MockProcess {
   stop(): Promise<void>;
 }
 
-const startTimeoutMs = 30_000;
+const defaultStartTimeoutMs = 30_000;
 
 /** `node scripts/build-mock.mjs`: writes the bundle in .build/ that `npm start` runs too. */
 export async function buildMock(options: { signal?: AbortSignal } = {}): Promise<void> {
@@ -40,10 +40,23 @@ export async function buildMock(options: { signal?: AbortSignal } = {}): Promise
  * (`--port 0`, so no port chosen in advance can be taken by another process meanwhile), and resolves once its
  * start line (`--log-format json`) says where it listens. A start that fails or is aborted leaves no process.
  */
-export async function startMockProcess(options: { args: readonly string[]; logDir: string; signal?: AbortSignal }): Promise<MockProcess> {
+export async function startMockProcess(options: {
+  args: readonly string[];
+  logDir: string;
+  signal?: AbortSignal;
+  /** A command to run Node under, with its arguments (the instruction-count benchmark uses valgrind). */
+  runUnder?: readonly string[];
+  /** How long to wait for the start line; 30 s unless given. */
+  startTimeoutMs?: number;
+  /** How long `stop()` lets the process end after SIGTERM before SIGKILL; 5 s unless given. */
+  stopGraceMs?: number;
+}): Promise<MockProcess> {
   const logFile = join(options.logDir, 'mock.log');
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--enable-source-maps', '.build/main.mjs', '--port', '0', '--log-format', 'json', ...options.args], {
+  const nodeCommand = [process.execPath, '--enable-source-maps', '.build/main.mjs', '--port', '0', '--log-format', 'json', ...options.args];
+  const [command, ...args] = [...(options.runUnder ?? []), ...nodeCommand] as [string, ...string[]];
+  const startTimeoutMs = options.startTimeoutMs ?? defaultStartTimeoutMs;
+  const child = spawn(command, args, {
     cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -61,7 +74,7 @@ export async function startMockProcess(options: { args: readonly string[]; logDi
   const stop = () => {
     stopped ??= (async () => {
       stopping = true;
-      await terminate(child);
+      await terminate(child, options.stopGraceMs);
       await new Promise<void>((resolve) => log.end(() => resolve()));
     })();
     return stopped;

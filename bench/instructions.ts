@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:instructions`: the CPU instructions each target executes per request, counted by valgrind's
+ * callgrind. Unlike req/s and CPU time, a count does not depend on what else the machine is doing, so two
+ * versions of the mock can be compared on a shared, noisy machine and the difference trusted.
+ *
+ * Each target runs under callgrind: it first answers a warm-up load (start-up, the JIT's tiers and validators
+ * built on first use are done with by then; under valgrind the JIT needs thousands of requests to settle), then
+ * the counters are zeroed (`callgrind_control --zero`), the measured requests are sent, and the counters dumped.
+ * Only user-space instructions are counted (the kernel's share of a socket write is not), and an instruction is
+ * not a fixed time, so compare the ratios, not the counts with another machine's.
+ *
+ *   npm run bench:instructions -- [--warm-up 5000] [--requests 5000] [--connections 10]
+ */
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { buildMock, startMockProcess } from '../contract-tests/support/mock-process.ts';
+import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, waitFor, type OperationName } from './load.ts';
+
+const usage = `Usage: npm run bench:instructions -- [--warm-up N] [--requests N] [--connections N]
+
+Counts the instructions per request of the mock (response checking off and on) and of a bare node:http server,
+for getCustomer and an idempotent createCustomer, with valgrind's callgrind (apt-get install valgrind).
+  --warm-up N       requests answered before counting starts (default 5000)
+  --requests N      requests counted (default 5000)
+  --connections N   autocannon connections (default 10)`;
+
+const { values } = parseArgs({
+  options: {
+    'warm-up': { type: 'string', default: '5000' },
+    requests: { type: 'string', default: '5000' },
+    connections: { type: 'string', default: '10' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const warmUp = Number(values['warm-up']);
+const requests = Number(values.requests);
+const connections = Number(values.connections);
+
+interface Target {
+  name: string;
+  /** Starts the target under callgrind, writing its counts to `outFile`. */
+  start(outFile: string, dir: string): Promise<{ url: string; pid: number; customerId: string; stop(): Promise<void> }>;
+}
+
+// Under valgrind a process runs tens of times slower: the mock's start and stop get minutes, not seconds.
+const underValgrindTimeoutMs = 5 * 60_000;
+const callgrind = (outFile: string) => ['valgrind', '--tool=callgrind', `--callgrind-out-file=${outFile}`];
+
+function mockTarget(name: string, extra: readonly string[]): Target {
+  return {
+    name,
+    async start(outFile, dir) {
+      const args = ['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra];
+      const mock = await startMockProcess({ args, logDir: dir, runUnder: callgrind(outFile), startTimeoutMs: underValgrindTimeoutMs, stopGraceMs: underValgrindTimeoutMs });
+      return { url: mock.url, pid: mock.pid, customerId: await createCustomerToRead(mock.url, name), stop: () => mock.stop() };
+    },
+  };
+}
+
+const bareTarget: Target = {
+  name: 'bare node:http',
+  async start(outFile) {
+    const port = await freePort();
+    const child = spawn(callgrind(outFile)[0] as string, [...callgrind(outFile).slice(1), process.execPath, 'bench/bare-server.mjs', String(port)], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const url = `http://127.0.0.1:${port}`;
+    await waitFor(url, underValgrindTimeoutMs);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return { url, pid: child.pid as number, customerId: exampleCustomerId, stop: async () => void (child.kill('SIGTERM'), await exited) };
+  },
+};
+
+const targets: Target[] = [mockTarget('mock', []), mockTarget('mock (response validation on)', ['--validate-responses', 'on']), bareTarget];
+
+/** Instructions per request of `target` answering `operation`, after the warm-up. */
+async function countPerRequest(target: Target, operation: OperationName, workDir: string): Promise<number> {
+  const dir = await mkdtemp(join(workDir, 'run-'));
+  const outFile = join(dir, 'callgrind.out');
+  const running = await target.start(outFile, dir);
+  const load = async (amount: number) => {
+    const result = await autocannon({ url: running.url, connections, amount, timeout: 120, requests: [loadRequest(operation, running.customerId)] });
+    if (result.non2xx + result.errors > 0) throw new Error(`${target.name} ${operation}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  };
+  try {
+    await load(warmUp);
+    await callgrindControl('--zero', running.pid);
+    await load(requests);
+    await callgrindControl('--dump', running.pid);
+  } finally {
+    await running.stop();
+  }
+  // The first dump asked for is written next to the out file, numbered.
+  const summary = /^summary:\s+(\d+)/m.exec(await readFile(`${outFile}.1`, 'utf8'));
+  if (!summary) throw new Error(`${outFile}.1 has no summary line`);
+  return Number(summary[1]) / requests;
+}
+
+async function callgrindControl(command: string, pid: number): Promise<void> {
+  await promisify(execFile)('callgrind_control', [command, String(pid)]);
+}
+
+/** Runs the jobs at most `width` at a time: one per core, as counts do not depend on timing. */
+async function inPool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await (jobs[index] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  return results;
+}
+
+async function main(): Promise<void> {
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  if (!(warmUp >= 0 && requests > 0)) throw new Error(`--warm-up and --requests take counts of requests, not ${values['warm-up']} and ${values.requests}`);
+  if (spawnSync('valgrind', ['--version']).error) throw new Error('valgrind is not installed (apt-get install valgrind): it counts the instructions');
+  await buildMock();
+  const workDir = await mkdtemp(join(tmpdir(), 'bench-instructions-'));
+  try {
+    const cases = targets.flatMap((target) => operationNames.map((operation) => ({ target, operation })));
+    console.log(`Counting ${cases.length} runs under callgrind, two at a time; each takes minutes.`);
+    const counts = await inPool(cases.map(({ target, operation }) => () => countPerRequest(target, operation, workDir)), 2);
+    const perRequest = cases.map((found, index) => ({ ...found, instructions: counts[index] as number }));
+    const bare = (operation: OperationName) => perRequest.find((row) => row.target === bareTarget && row.operation === operation)?.instructions ?? NaN;
+    console.log(`\nInstructions per request (callgrind, user space): ${requests} requests counted after ${warmUp} not counted, ${connections} connections\n`);
+    console.log(['target'.padEnd(32), 'operation'.padEnd(15), 'instructions/req'.padStart(17), '÷ bare'.padStart(7)].join(' '));
+    for (const row of perRequest) {
+      console.log([row.target.name.padEnd(32), row.operation.padEnd(15), `${(row.instructions / 1000).toFixed(1)} k`.padStart(17), (row.instructions / bare(row.operation)).toFixed(2).padStart(7)].join(' '));
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,67 @@
+/**
+ * What the benchmarks send, and the small helpers both use to stand targets up: the two measured operations as
+ * autocannon requests, the customer the reads fetch, and waiting for a server to answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { Request as LoadRequest } from 'autocannon';
+
+export type { LoadRequest };
+
+export const benchKey = `dk_test_${'b'.repeat(24)}`;
+
+const customerBody = JSON.stringify({ email: 'ada.lovelace@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR' });
+
+/** The customer id a target without state (Prism, the bare server) is asked for. */
+export const exampleCustomerId = 'cus_8sWq2LmX4pTn7VbK3dRz9YhC';
+
+export type OperationName = 'getCustomer' | 'createCustomer';
+
+export const operationNames: readonly OperationName[] = ['getCustomer', 'createCustomer'];
+
+/** The request of one measured operation; a create gets a fresh Idempotency-Key each time, so none is a replay. */
+export function loadRequest(operation: OperationName, customerId: string): LoadRequest {
+  const headers = { authorization: benchKey, 'content-type': 'application/json' };
+  if (operation === 'getCustomer') return { method: 'GET', path: `/v1/partner/customers/${customerId}`, headers };
+  return { method: 'POST', path: '/v1/partner/customers', headers, body: customerBody, setupRequest: withFreshKey };
+}
+
+function withFreshKey(request: LoadRequest): LoadRequest {
+  return { ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } };
+}
+
+/** Creates the customer that `getCustomer` reads, on a target that keeps state. */
+export async function createCustomerToRead(url: string, targetName: string): Promise<string> {
+  const response = await fetch(`${url}/v1/partner/customers`, {
+    method: 'POST',
+    headers: { authorization: benchKey, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: customerBody,
+  });
+  const answer = (await response.json()) as { payload: { serviceCustomerId: string } | null; error: unknown };
+  if (!answer.payload) throw new Error(`${targetName}: creating the customer to read failed: ${JSON.stringify(answer.error)}`);
+  return answer.payload.serviceCustomerId;
+}
+
+export async function waitFor(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(500) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
