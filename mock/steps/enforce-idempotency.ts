@@ -1,7 +1,7 @@
 /**
  * Idempotency of the creates, as the contract publishes it: same key and body → the stored answer again with
  * `Idempotent-Replayed: true` (nothing runs, nothing is sent); same key, other body → 409 REUSED; same key while
- * the first is still running → 409 IN_PROGRESS with Retry-After. 4xx outcomes are stored, 5xx are not.
+ * the first is still running → 409 IN_PROGRESS with Retry-After. 4xx outcomes are stored, 429 and 5xx are not.
  */
 import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
@@ -44,7 +44,9 @@ export function enforceIdempotency(store: IdempotencyStore): Step {
       await next();
     } finally {
       const response = exchange.response;
-      if (!response || response.status >= 500) {
+      // A 429 is not stored either: the real limiter answers before the key is looked at, and an injected one
+      // must leave the key free for the retry after Retry-After just the same.
+      if (!response || response.status >= 500 || response.status === 429) {
         store.abandon(scope);
       } else {
         response.headers['idempotent-replayed'] = 'false';

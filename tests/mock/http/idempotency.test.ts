@@ -140,6 +140,18 @@ describe('a 4xx outcome', () => {
     expect((await mock.call('/v1/partner/companies', { body, idempotencyKey: newIdempotencyKey() })).status).toBe(202);
   });
 
+  it('is not stored when it is a 429: the retry with the same key, after Retry-After, runs', async () => {
+    const armed = await fetch(`${mock.url}/_mock/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationId: 'createCustomer', status: 429, count: 1 }) });
+    expect(armed.status).toBe(201);
+    const body = customerBody();
+    const key = newIdempotencyKey();
+    const limited = await postCustomer(body, key);
+    expect(limited.status).toBe(429);
+    const retry = await postCustomer(body, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('false');
+  });
+
   it('is stored for a body that is not JSON too', async () => {
     const key = newIdempotencyKey();
     const first = await mock.call('/v1/partner/customers', { rawBody: '{"email":', idempotencyKey: key });
