@@ -70,6 +70,9 @@ const options: Option[] = [
   { flag: 'help', env: '', type: 'boolean', help: 'print this help and exit' },
 ];
 
+/** The environment variables the mock reads, one per option: a launcher that owns the options clears them. */
+export const optionVariables: readonly string[] = options.map((option) => option.env).filter((name) => name !== '');
+
 export function helpText(): string {
   const rows = options.map((option) => {
     const left = `  --${option.flag}${option.placeholder ? ` ${option.placeholder}` : ''}`;

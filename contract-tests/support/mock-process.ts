@@ -7,6 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { optionVariables } from '../../mock/config.ts';
 import { projectRoot } from './project-files.ts';
 import { terminate } from './processes.ts';
 
@@ -58,6 +59,7 @@ export async function startMockProcess(options: {
   const startTimeoutMs = options.startTimeoutMs ?? defaultStartTimeoutMs;
   const child = spawn(command, args, {
     cwd: projectRoot,
+    env: withoutMockOptions(process.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let exit: string | undefined;
@@ -99,16 +101,21 @@ export async function startMockProcess(options: {
         settle();
         reject(new Error(`Could not start the mock: ${error.message}`));
       });
+      let announcedOnce = false;
       child.stdout.on('data', (chunk: Buffer) => {
         log.write(chunk);
+        // Past the start line the output only goes to the log: a busy mock's request lines are not parsed.
+        if (announcedOnce) return;
         pending += chunk.toString('utf8');
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
         for (const line of lines) {
           const announced = startLine(line);
           if (announced) {
+            announcedOnce = true;
             settle();
             resolve(announced);
+            return;
           }
         }
       });
@@ -147,4 +154,15 @@ function startLine(line: string): StartLine | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The caller's environment without the mock's own variables (HOST, LOG_LEVEL, API_KEYS, VALIDATE_RESPONSES…):
+ * the launcher decides the mock's options through its arguments, and a variable set for another purpose, or for
+ * a mock started by hand, must not change them (a flag cannot unset API_KEYS or WEBHOOK_URL).
+ */
+export function withoutMockOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const cleaned = { ...env };
+  for (const name of optionVariables) delete cleaned[name];
+  return cleaned;
 }

@@ -47,6 +47,29 @@ describe('the mock launcher shared by the suite, the runners and the benchmark',
     expect(await readFile(mock.logFile, 'utf8')).toContain('listening');
   });
 
+  it("ignores the mock's own variables in the caller's environment: the launcher's arguments decide", async () => {
+    const set = { HOST: '0.0.0.0', VALIDATE_RESPONSES: 'off', LOG_LEVEL: 'silent', API_KEYS: `dk_test_${'z'.repeat(24)}` };
+    const saved = Object.fromEntries(Object.keys(set).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, set);
+    let mock;
+    try {
+      mock = await startMockProcess({ args: ['--formation-timeline', 'manual'], logDir });
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    try {
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await (await fetch(`${mock.url}/_mock/settings`)).json()).toEqual({ validateResponses: true });
+      const states = await fetch(`${mock.url}/v1/partner/reference/states?limit=1`, { headers: { authorization: `dk_test_${'a'.repeat(24)}` } });
+      expect(states.status).toBe(200);
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('says where its log is when the mock exits before it listens', async () => {
     const failure = startMockProcess({ args: ['--formation-timeline', 'sideways'], logDir });
     await expect(failure).rejects.toThrow(/exited before it listened; its log: .*mock\.log/);
