@@ -6,14 +6,13 @@
  *
  *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000]
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildMock, startMockProcess, type MockProcess } from '../contract-tests/support/mock-process.ts';
-import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, waitFor, type OperationName } from './load.ts';
+import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, creates: { type: 'string', default: '1000000' } },
@@ -44,14 +43,13 @@ interface Row {
 
 async function main(): Promise<void> {
   await buildMock();
-  const targets = [
-    await startMock('mock', []),
-    await startMock('mock (response validation on)', ['--validate-responses', 'on']),
-    await startPrism(),
-    await startBare(),
-  ];
+  // Each target is kept as soon as it runs, so that a later one failing to start still stops the earlier ones.
+  const targets: Target[] = [];
   const rows: Row[] = [];
   try {
+    for (const start of [() => startMock('mock', []), () => startMock('mock (response validation on)', ['--validate-responses', 'on']), startPrism, startBare]) {
+      targets.push(await start());
+    }
     for (const target of targets) {
       for (const operation of operationNames) rows.push(await measure(target, operation));
     }
@@ -140,23 +138,26 @@ async function launchMock(args: string[]): Promise<MockProcess> {
 
 async function startMock(name: string, extra: string[]): Promise<Target> {
   const mock = await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra]);
-  return { name, url: mock.url, pid: mock.pid, stop: () => mock.stop(), customerId: await createCustomerToRead(mock.url, name) };
+  try {
+    return { name, url: mock.url, pid: mock.pid, stop: () => mock.stop(), customerId: await createCustomerToRead(mock.url, name) };
+  } catch (error) {
+    await mock.stop();
+    throw error;
+  }
 }
 
 async function startPrism(): Promise<Target> {
   const port = await freePort();
-  const child = spawn('node_modules/.bin/prism', ['mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'error', 'generated/openapi.json'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(url, 60_000);
-  return { name: 'prism mock -v error', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: exampleCustomerId };
+  const prism = await spawnServer('node_modules/.bin/prism', ['mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'error', 'generated/openapi.json'], port, {
+    timeoutMs: 60_000,
+    env: { ...process.env, SCARF_ANALYTICS: 'false' },
+  });
+  return { name: 'prism mock -v error', ...prism, customerId: exampleCustomerId };
 }
 
 async function startBare(): Promise<Target> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(url);
-  return { name: 'bare node:http', url, pid: child.pid as number, stop: async () => void child.kill('SIGTERM'), customerId: exampleCustomerId };
+  return { name: 'bare node:http', ...(await spawnServer(process.execPath, ['bench/bare-server.mjs', String(port)], port)), customerId: exampleCustomerId };
 }
 
 /** Start-up of the mock, taken from its own start line, over three starts; the median. */

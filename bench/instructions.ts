@@ -11,14 +11,14 @@
  *
  *   npm run bench:instructions -- [--warm-up 5000] [--requests 5000] [--connections 10]
  */
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { buildMock, startMockProcess } from '../contract-tests/support/mock-process.ts';
-import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, waitFor, type OperationName } from './load.ts';
+import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
 
 const usage = `Usage: npm run bench:instructions -- [--warm-up N] [--requests N] [--connections N]
 
@@ -48,7 +48,7 @@ interface Target {
 
 // Under valgrind a process runs tens of times slower: the mock's start and stop get minutes, not seconds.
 const underValgrindTimeoutMs = 5 * 60_000;
-const callgrind = (outFile: string) => ['valgrind', '--tool=callgrind', `--callgrind-out-file=${outFile}`];
+const callgrind = (outFile: string) => ['valgrind', '-q', '--tool=callgrind', `--callgrind-out-file=${outFile}`];
 
 function mockTarget(name: string, extra: readonly string[]): Target {
   return {
@@ -56,7 +56,12 @@ function mockTarget(name: string, extra: readonly string[]): Target {
     async start(outFile, dir) {
       const args = ['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra];
       const mock = await startMockProcess({ args, logDir: dir, runUnder: callgrind(outFile), startTimeoutMs: underValgrindTimeoutMs, stopGraceMs: underValgrindTimeoutMs });
-      return { url: mock.url, pid: mock.pid, customerId: await createCustomerToRead(mock.url, name), stop: () => mock.stop() };
+      try {
+        return { url: mock.url, pid: mock.pid, customerId: await createCustomerToRead(mock.url, name), stop: () => mock.stop() };
+      } catch (error) {
+        await mock.stop();
+        throw error;
+      }
     },
   };
 }
@@ -65,11 +70,9 @@ const bareTarget: Target = {
   name: 'bare node:http',
   async start(outFile) {
     const port = await freePort();
-    const child = spawn(callgrind(outFile)[0] as string, [...callgrind(outFile).slice(1), process.execPath, 'bench/bare-server.mjs', String(port)], { stdio: ['ignore', 'ignore', 'ignore'] });
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor(url, underValgrindTimeoutMs);
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    return { url, pid: child.pid as number, customerId: exampleCustomerId, stop: async () => void (child.kill('SIGTERM'), await exited) };
+    const [valgrind, ...valgrindArgs] = callgrind(outFile) as [string, ...string[]];
+    const bare = await spawnServer(valgrind, [...valgrindArgs, process.execPath, 'bench/bare-server.mjs', String(port)], port, { timeoutMs: underValgrindTimeoutMs });
+    return { ...bare, customerId: exampleCustomerId };
   },
 };
 

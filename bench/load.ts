@@ -2,6 +2,7 @@
  * What the benchmarks send, and the small helpers both use to stand targets up: the two measured operations as
  * autocannon requests, the customer the reads fetch, and waiting for a server to answer.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Request as LoadRequest } from 'autocannon';
@@ -64,4 +65,36 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns a server that listens on `port` and resolves once it answers; a server that fails to spawn, exits or
+ * does not answer in time is killed and the start rejected, so no failed start leaves a process behind.
+ */
+export async function spawnServer(command: string, args: readonly string[], port: number, options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ServerProcess> {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'], env: options.env ?? process.env });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (error) => reject(new Error(`${command} could not be started: ${error.message}`)));
+    void exited.then(() => reject(new Error(`${command} ${args.join(' ')} exited before it answered`)));
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await Promise.race([waitFor(url, options.timeoutMs), failed]);
+  } catch (error) {
+    if (child.pid !== undefined) await stop();
+    throw error;
+  }
+  failed.catch(() => undefined);
+  return { url, pid: child.pid as number, stop };
 }
