@@ -8,6 +8,7 @@ import { newRunId } from '../support/fresh-ids.ts';
 import { onInterrupt } from '../support/interrupt.ts';
 import { runTool } from '../support/processes.ts';
 import { binOf, projectPath, requireGenerated } from '../support/project-files.ts';
+import { assertReachable } from '../support/reachability.ts';
 import { parseRunnerArgs, runMain } from '../support/runner-cli.ts';
 import { runAgainstTarget } from '../support/runner-target.ts';
 import { readTargetVariables } from '../support/target-variables.ts';
@@ -56,6 +57,8 @@ async function main(): Promise<number> {
   requireGenerated(['generated/openapi.json']);
   const external = readTargetVariables(process.env);
   const interrupt = onInterrupt();
+  // An unreachable target is a usage error, said before anything runs (the lint included).
+  if (external) await assertReachable(external.baseUrl);
 
   console.log(`Linting ${workflowsFile}`);
   const lintStatus = await runTool(process.execPath, [redocly, 'lint', `--config=${lintConfig}`, workflowsFile], {

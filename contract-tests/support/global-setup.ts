@@ -94,7 +94,8 @@ async function setUp(project: TestProject): Promise<() => Promise<void>> {
   } catch (error) {
     await mock?.stop();
     await receiver?.close();
-    rmSync(runDir, { recursive: true, force: true });
+    // Kept when the error points into it (the log of a mock that failed to start), so that the path it names exists.
+    if (!(error instanceof Error && error.message.includes(runDir))) rmSync(runDir, { recursive: true, force: true });
     throw error;
   }
 

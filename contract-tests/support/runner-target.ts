@@ -73,7 +73,11 @@ export async function runAgainstTarget(run: TargetRun): Promise<number> {
     await mock?.stop();
   }
   const interrupted = interrupt.status();
-  if (interrupted !== undefined) return interrupted;
+  if (interrupted !== undefined) {
+    // An interrupted run is not a failure to look into: nothing of it is kept.
+    rmSync(runDir, { recursive: true, force: true });
+    return interrupted;
+  }
   report({ status, runDir, note, logFile: mock?.logFile, hints: run.hints?.(runDir) ?? [] });
   return status;
 }
