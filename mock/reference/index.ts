@@ -1,10 +1,10 @@
 import type { Country, EntityType, FilingFee, NaicsIndustry, UsState } from '../../generated/openapi.js';
 import { countries } from './countries.js';
 import { ENTITY_TYPES, filingFeeProvenance, filingFees } from './filing-fees.js';
-import { naicsIndustries, naicsSource } from './naics.js';
+import { contractNaicsEdition, naicsIndustries, naicsSource } from './naics.js';
 import { usStates } from './states.js';
 
-export { countries, usStates, naicsIndustries, naicsSource, filingFees, filingFeeProvenance };
+export { countries, usStates, contractNaicsEdition, naicsIndustries, naicsSource, filingFees, filingFeeProvenance };
 export type { NaicsSource } from './naics.js';
 export type { FilingFeeProvenance, FilingFeeSource } from './filing-fees.js';
 

