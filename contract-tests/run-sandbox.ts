@@ -2,8 +2,9 @@
  * `npm run test:sandbox`: the contract suite against a sandbox named by the environment. Says what is missing
  * before anything starts, rather than letting the suite fall back to the mock or fail with a stack trace.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onInterrupt } from './support/interrupt.ts';
+import { runTool } from './support/processes.ts';
 import { readExternalTarget } from './support/target-env.ts';
 import { envValue, requiredTargetVariables, TargetConfigError } from './support/target-variables.ts';
 
@@ -48,9 +49,10 @@ try {
 }
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-const child = spawn(process.execPath, [vitest, 'run', '-c', 'contract-tests/vitest.config.ts', ...process.argv.slice(2)], {
-  cwd: fileURLToPath(new URL('..', import.meta.url)),
-  stdio: 'inherit',
+// Ctrl-C stops the suite, and the exit status says which signal, as the other runners do.
+const interrupt = onInterrupt();
+const status = await runTool(process.execPath, [vitest, 'run', '-c', 'contract-tests/vitest.config.ts', ...process.argv.slice(2)], {
+  name: 'vitest',
+  signal: interrupt.signal,
 });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+process.exit(interrupt.status() ?? status);
