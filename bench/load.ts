@@ -9,7 +9,7 @@ import type { Request as LoadRequest } from 'autocannon';
 
 export type { LoadRequest };
 
-export const benchKey = `dk_test_${'b'.repeat(24)}`;
+const benchKey = `dk_test_${'b'.repeat(24)}`;
 
 const customerBody = JSON.stringify({ email: 'ada.lovelace@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR' });
 

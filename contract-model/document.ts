@@ -75,13 +75,6 @@ export function pointer(document: ContractDocument, ref: string): unknown {
     }, document);
 }
 
-/** The values of a string enum schema of the contract, such as ErrorCode. */
-export function enumValues(document: ContractDocument, schemaName: string): readonly string[] {
-  const schema = document.components.schemas?.[schemaName];
-  if (!schema || !Array.isArray(schema.enum)) throw new Error(`the contract has no enum schema ${schemaName}`);
-  return schema.enum as string[];
-}
-
 /** The `maxItems` of an array property of a component schema, such as Customer's `companies`. */
 export function maxItemsOf(document: ContractDocument, schemaName: string, property: string): number {
   const schema = deref(document, (document.components.schemas?.[schemaName]?.properties as Record<string, unknown> | undefined)?.[property]);

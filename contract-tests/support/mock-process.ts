@@ -161,7 +161,7 @@ function startLine(line: string): StartLine | undefined {
  * the launcher decides the mock's options through its arguments, and a variable set for another purpose, or for
  * a mock started by hand, must not change them (a flag cannot unset API_KEYS or WEBHOOK_URL).
  */
-export function withoutMockOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function withoutMockOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const cleaned = { ...env };
   for (const name of optionVariables) delete cleaned[name];
   return cleaned;

@@ -7,7 +7,7 @@ import type { Handlers } from '../../../mock/resources/handler.ts';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
 import { createCustomer, customerBody, eventually, llcBody, newIdempotencyKey, sleep, validationDetails } from '../support/http-fixtures.ts';
 import { closeCheckingJournal, journalOf } from '../support/journal-check.ts';
-import { sandboxKey, startTestMock, type CallResult, type TestMock } from '../support/mock-harness.ts';
+import { quickTimelineSettings, sandboxKey, startTestMock, type CallResult, type TestMock } from '../support/mock-harness.ts';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 let mock: TestMock;
@@ -15,7 +15,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   receiver = await startReceiver(secret, () => ({ status: 200 }));
-  mock = await startTestMock({ formationTimeline: 'auto', formationStepDelayMs: 20, webhookUrl: receiver.url, webhookSecret: secret, webhookRetryDelaysMs: [20, 20, 20] });
+  mock = await startTestMock(quickTimelineSettings(receiver.url, secret));
 });
 afterAll(async () => {
   await closeCheckingJournal(mock);

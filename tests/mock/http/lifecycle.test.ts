@@ -9,7 +9,7 @@ import { contractErrors } from '../reference/contract-schemas.ts';
 import { startReceiver, type ReceivedEvent, type Receiver } from '../webhooks/support/receiver.ts';
 import { ccorpBody, createCompany, createCustomer, eventually, llcBody, simulate, sleep, webhookSchemaName } from '../support/http-fixtures.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
-import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+import { quickTimelineSettings, startTestMock, type TestMock } from '../support/mock-harness.ts';
 
 const secret = 'whsec_C2VjcmV0LWZvci10aGUtbGlmZWN5Y2xlLXRlc3Rz';
 const llcDocuments = ['ARTICLES_OF_ORGANIZATION', 'OPERATING_AGREEMENT', 'EIN_CONFIRMATION_LETTER'];
@@ -49,7 +49,7 @@ describe('the automatic timeline', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver(secret, () => ({ status: 200 }));
-    mock = await startTestMock({ formationTimeline: 'auto', formationStepDelayMs: 20, webhookUrl: receiver.url, webhookSecret: secret, webhookRetryDelaysMs: [20, 20, 20] });
+    mock = await startTestMock(quickTimelineSettings(receiver.url, secret));
   });
   afterAll(async () => {
     await closeCheckingJournal(mock);

@@ -32,6 +32,11 @@ export const sandboxKey = 'dk_test_' + 'a'.repeat(24);
 export const otherSandboxKey = 'dk_test_' + 'b'.repeat(24);
 export const productionKey = 'dk_live_' + 'c'.repeat(24);
 
+/** Settings of a mock whose formations advance on their own every 20 ms, delivering events with quick retries. */
+export function quickTimelineSettings(webhookUrl: string, webhookSecret: string): Partial<MockConfig> {
+  return { formationTimeline: 'auto', formationStepDelayMs: 20, webhookUrl, webhookSecret, webhookRetryDelaysMs: [20, 20, 20] };
+}
+
 export async function startTestMock(settings: Partial<MockConfig> = {}, overrides: { handlers?: Handlers } = {}): Promise<TestMock> {
   const parsed = parseConfig(['--port', '0', '--log-format', 'json', '--formation-timeline', 'manual', '--rate-limit', '100000'], {});
   if (parsed.help) throw new Error('unexpected --help');
