@@ -1,8 +1,10 @@
 /**
- * `npm run bench`: the mock against `prism mock -v error` and a bare node:http server, same machine, same
- * contract, one run, side by side. Prints req/s, p50 and p99 for getCustomer and an idempotent createCustomer
- * (a fresh Idempotency-Key per request), the ratios, the mock's start-up time, and its RSS after many creates.
- * Each measurement follows an unmeasured two-second warm-up of the same load.
+ * `npm run bench`: the mock on each of its stores (memory, SQLite, Redis with one and with two replicas) against
+ * `prism mock -v error` and a bare node:http server, same machine, same contract, one run, side by side. Prints
+ * req/s, p50 and p99 for getCustomer and an idempotent createCustomer (a fresh Idempotency-Key per request), CPU
+ * time per request, the ratios to the memory store, to Prism and to bare Node, the mock's start-up, and each
+ * store's RSS after a million creates. Each measurement follows an unmeasured two-second warm-up of the same load.
+ * Redis targets need redis-server (the script starts its own on a free port); without it they are left out.
  *
  *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000]
  */
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildMock, startMockProcess, type MockProcess } from '../contract-tests/support/mock-process.ts';
+import { redisServerPath, startRedisServer, type RedisServer } from '../tests/support/redis-server.ts';
 import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
 
 const { values } = parseArgs({
@@ -24,10 +27,13 @@ const warmUpSeconds = 2;
 
 interface Target {
   name: string;
-  url: string;
-  pid: number;
+  /** One per process serving it: two for the Redis replicas, whose load is split between them. */
+  urls: string[];
+  pids: number[];
   stop(): Promise<void>;
   customerId: string;
+  /** The store's own server, whose memory counts too (Redis). */
+  storePid?: number;
 }
 
 interface Row {
@@ -41,37 +47,68 @@ interface Row {
   non2xx: number;
 }
 
+const memoryTarget = 'mock · memory';
+const bareTarget = 'bare node:http';
+const prismTarget = 'prism mock -v error';
+
 async function main(): Promise<void> {
   await buildMock();
+  let redis: RedisServer | undefined;
+  if (redisServerPath) redis = await startRedisServer();
+  else console.log('redis-server not found: the Redis targets are left out (apt-get install redis-server).');
   // Each target is kept as soon as it runs, so that a later one failing to start still stops the earlier ones.
   const targets: Target[] = [];
   const rows: Row[] = [];
   try {
-    for (const start of [() => startMock('mock', []), () => startMock('mock (response validation on)', ['--validate-responses', 'on']), startPrism, startBare]) {
-      targets.push(await start());
-    }
+    const stores: [string, string[], number?][] = [
+      [memoryTarget, ['--store', 'memory']],
+      ['mock · memory, responses checked', ['--store', 'memory', '--validate-responses', 'on']],
+      ['mock · sqlite', ['--store', `sqlite:${join(logDir, 'bench.db')}`]],
+      ...(redis ? ([['mock · redis', ['--store', `${redis.url}/1`]], ['mock · redis, 2 replicas', ['--store', `${redis.url}/2`], 2]] as [string, string[], number][]) : []),
+    ];
+    for (const [name, args, replicas] of stores) targets.push(await startMock(name, args, replicas, redis));
+    targets.push(await startPrism(), await startBare());
     for (const target of targets) {
       for (const operation of operationNames) rows.push(await measure(target, operation));
     }
     printTable(rows);
-    const mock = targets[0] as Target;
     const startup = await startupOf();
-    console.log(`\nMock start-up: ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to listening.`);
-    await memoryAfterCreates(mock);
+    console.log(`\nMock start-up (SQLite store): ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to listening.`);
+    for (const target of targets.filter((candidate) => candidate.name.startsWith('mock · ') && candidate.pids.length === 1 && !candidate.name.includes('checked'))) {
+      await memoryAfterCreates(target);
+    }
   } finally {
     await Promise.all(targets.map((target) => target.stop()));
+    await redis?.stop();
     await rm(logDir, { recursive: true, force: true });
   }
 }
 
 async function measure(target: Target, operation: OperationName): Promise<Row> {
-  const run = (seconds: number) => autocannon({ url: target.url, connections, duration: seconds, requests: [loadRequest(operation, target.customerId)] });
+  // The connections are split between the processes that serve the target, and their results added up.
+  const run = (seconds: number) =>
+    Promise.all(target.urls.map((url) => autocannon({ url, connections: Math.max(1, Math.round(connections / target.urls.length)), duration: seconds, requests: [loadRequest(operation, target.customerId)] })));
   // Not measured: lets the JIT compile the hot path and lazily built validators settle, as in a long-running mock.
   await run(warmUpSeconds);
-  const cpuBefore = await cpuMicrosOf(target.pid);
-  const result = await run(duration);
-  const cpuUsPerRequest = ((await cpuMicrosOf(target.pid)) - cpuBefore) / Math.max(1, result.requests.total);
-  return { target: target.name, operation, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest, non2xx: result.non2xx + result.errors };
+  const cpuBefore = await cpuMicrosOfAll(target);
+  const results = await run(duration);
+  const total = results.reduce((sum, result) => sum + result.requests.total, 0);
+  const cpuUsPerRequest = ((await cpuMicrosOfAll(target)) - cpuBefore) / Math.max(1, total);
+  return {
+    target: target.name,
+    operation,
+    rps: results.reduce((sum, result) => sum + result.requests.average, 0),
+    p50: Math.max(...results.map((result) => result.latency.p50)),
+    p99: Math.max(...results.map((result) => result.latency.p99)),
+    cpuUsPerRequest,
+    non2xx: results.reduce((sum, result) => sum + result.non2xx + result.errors, 0),
+  };
+}
+
+/** The CPU time of the processes serving the target, and of the store's server: Redis's work is part of a request's cost. */
+async function cpuMicrosOfAll(target: Target): Promise<number> {
+  const pids = [...target.pids, ...(target.storePid === undefined ? [] : [target.storePid])];
+  return (await Promise.all(pids.map(cpuMicrosOf))).reduce((sum, micros) => sum + micros, 0);
 }
 
 function printTable(rows: Row[]): void {
@@ -79,33 +116,41 @@ function printTable(rows: Row[]): void {
   const baseline = (name: string, operation: string) => rowOf(name, operation)?.rps ?? NaN;
   const cpuBaseline = (name: string, operation: string) => rowOf(name, operation)?.cpuUsPerRequest ?? NaN;
   console.log(`\n${connections} connections, ${duration} s per run, one run, same machine, same contract (generated/openapi.json)\n`);
-  console.log(['target'.padEnd(32), 'operation'.padEnd(15), 'req/s'.padStart(9), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), '× prism'.padStart(8), '÷ bare'.padStart(7), 'CPU µs/req'.padStart(11), 'CPU ÷ bare'.padStart(11), 'non-2xx'.padStart(8)].join(' '));
+  console.log(
+    ['target'.padEnd(34), 'operation'.padEnd(15), 'req/s'.padStart(8), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), '÷ memory'.padStart(9), '÷ bare'.padStart(7), '× prism'.padStart(8), 'CPU µs/req'.padStart(11), 'CPU ÷ mem'.padStart(10), 'CPU ÷ bare'.padStart(11), 'non-2xx'.padStart(8)].join(' '),
+  );
   for (const row of rows) {
     console.log(
       [
-        row.target.padEnd(32),
+        row.target.padEnd(34),
         row.operation.padEnd(15),
-        Math.round(row.rps).toString().padStart(9),
+        Math.round(row.rps).toString().padStart(8),
         row.p50.toFixed(1).padStart(7),
         row.p99.toFixed(1).padStart(7),
-        (row.rps / baseline('prism mock -v error', row.operation)).toFixed(2).padStart(8),
-        (row.rps / baseline('bare node:http', row.operation)).toFixed(2).padStart(7),
+        (row.rps / baseline(memoryTarget, row.operation)).toFixed(2).padStart(9),
+        (row.rps / baseline(bareTarget, row.operation)).toFixed(2).padStart(7),
+        (row.rps / baseline(prismTarget, row.operation)).toFixed(2).padStart(8),
         row.cpuUsPerRequest.toFixed(1).padStart(11),
-        (row.cpuUsPerRequest / cpuBaseline('bare node:http', row.operation)).toFixed(2).padStart(11),
+        (row.cpuUsPerRequest / cpuBaseline(memoryTarget, row.operation)).toFixed(2).padStart(10),
+        (row.cpuUsPerRequest / cpuBaseline(bareTarget, row.operation)).toFixed(2).padStart(11),
         String(row.non2xx).padStart(8),
       ].join(' '),
     );
   }
+  console.log('CPU of a Redis target includes the redis-server process.');
 }
 
 async function memoryAfterCreates(mock: Target): Promise<void> {
-  const before = await rssOf(mock.pid);
+  const pid = mock.pids[0] as number;
+  const before = await rssOf(pid);
+  const storeBefore = mock.storePid === undefined ? undefined : await rssOf(mock.storePid);
   const started = Date.now();
-  const result = await autocannon({ url: mock.url, connections, amount: creates, requests: [loadRequest('createCustomer', mock.customerId)] });
-  const after = await rssOf(mock.pid);
+  const result = await autocannon({ url: mock.urls[0] as string, connections, amount: creates, requests: [loadRequest('createCustomer', mock.customerId)] });
+  const after = await rssOf(pid);
+  const store = mock.storePid === undefined ? '' : `; redis-server ${mb(storeBefore as number)} → ${mb(await rssOf(mock.storePid))} MiB`;
   console.log(
-    `Mock RSS: ${mb(before)} MiB before, ${mb(after)} MiB after ${result.requests.total} idempotent creates ` +
-      `(${Math.round((Date.now() - started) / 1000)} s, ${result.non2xx} non-2xx); idempotency records are capped (--idempotency-max-records, default 100000).`,
+    `${mock.name}: RSS ${mb(before)} MiB before, ${mb(after)} MiB after ${result.requests.total} idempotent creates ` +
+      `(${Math.round((Date.now() - started) / 1000)} s, ${result.non2xx} non-2xx)${store}.`,
   );
 }
 
@@ -136,12 +181,18 @@ async function launchMock(args: string[]): Promise<MockProcess> {
   return startMockProcess({ args, logDir: await mkdtemp(join(logDir, 'mock-')) });
 }
 
-async function startMock(name: string, extra: string[]): Promise<Target> {
-  const mock = await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra]);
+async function startMock(name: string, extra: string[], replicas = 1, redis?: RedisServer): Promise<Target> {
+  const mocks: MockProcess[] = [];
+  const stop = () => Promise.all(mocks.map((mock) => mock.stop())).then(() => undefined);
   try {
-    return { name, url: mock.url, pid: mock.pid, stop: () => mock.stop(), customerId: await createCustomerToRead(mock.url, name) };
+    for (let n = 0; n < replicas; n += 1) {
+      mocks.push(await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra]));
+    }
+    const urls = mocks.map((mock) => mock.url);
+    const storePid = extra.some((arg) => arg.startsWith('redis://')) ? redis?.pid : undefined;
+    return { name, urls, pids: mocks.map((mock) => mock.pid), stop, customerId: await createCustomerToRead(urls[0] as string, name), ...(storePid === undefined ? {} : { storePid }) };
   } catch (error) {
-    await mock.stop();
+    await stop();
     throw error;
   }
 }
@@ -152,12 +203,13 @@ async function startPrism(): Promise<Target> {
     timeoutMs: 60_000,
     env: { ...process.env, SCARF_ANALYTICS: 'false' },
   });
-  return { name: 'prism mock -v error', ...prism, customerId: exampleCustomerId };
+  return { name: prismTarget, urls: [prism.url], pids: [prism.pid], stop: prism.stop, customerId: exampleCustomerId };
 }
 
 async function startBare(): Promise<Target> {
   const port = await freePort();
-  return { name: 'bare node:http', ...(await spawnServer(process.execPath, ['bench/bare-server.mjs', String(port)], port)), customerId: exampleCustomerId };
+  const bare = await spawnServer(process.execPath, ['bench/bare-server.mjs', String(port)], port);
+  return { name: bareTarget, urls: [bare.url], pids: [bare.pid], stop: bare.stop, customerId: exampleCustomerId };
 }
 
 /** Start-up of the mock, taken from its own start line, over three starts; the median. */
@@ -165,7 +217,7 @@ async function startupOf(): Promise<{ inProcessMs: number; wallMs: number }> {
   const samples: { inProcessMs: number; wallMs: number }[] = [];
   for (let i = 0; i < 3; i += 1) {
     const started = Date.now();
-    const mock = await launchMock(['--log-level', 'info']);
+    const mock = await launchMock(['--log-level', 'info', '--store', `sqlite:${join(logDir, `startup-${i}.db`)}`]);
     samples.push({ inProcessMs: mock.startupMs ?? NaN, wallMs: Date.now() - started });
     await mock.stop();
   }

@@ -22,7 +22,8 @@ import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operati
 
 const usage = `Usage: npm run bench:instructions -- [--warm-up N] [--requests N] [--connections N]
 
-Counts the instructions per request of the mock (response checking off and on) and of a bare node:http server,
+Counts the instructions per request of the mock (memory store with response checking off and on, SQLite store)
+and of a bare node:http server,
 for getCustomer and an idempotent createCustomer, with valgrind's callgrind (apt-get install valgrind).
   --warm-up N       requests answered before counting starts (default 5000)
   --requests N      requests counted (default 5000)
@@ -76,7 +77,12 @@ const bareTarget: Target = {
   },
 };
 
-const targets: Target[] = [mockTarget('mock', []), mockTarget('mock (response validation on)', ['--validate-responses', 'on']), bareTarget];
+const targets: Target[] = [
+  mockTarget('mock · memory', ['--store', 'memory']),
+  mockTarget('mock · memory, responses checked', ['--store', 'memory', '--validate-responses', 'on']),
+  mockTarget('mock · sqlite', []),
+  bareTarget,
+];
 
 /** Instructions per request of `target` answering `operation`, after the warm-up. */
 async function countPerRequest(target: Target, operation: OperationName, workDir: string): Promise<number> {

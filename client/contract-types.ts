@@ -1,63 +1,14 @@
 /**
- * Types of the REST operations, computed from the generated `paths` and `operations` so that a change to the
- * contract changes the client's signatures with it. Nothing here restates a schema.
+ * Types only the client needs, built on the operation types of `contract-model/` (one definition for the mock and
+ * the client): which operations are creates, their `Idempotency-Key` made optional, and the replay header.
  */
-import type { components, operations, paths } from '../generated/openapi.js';
+import type { components, paths } from '../generated/openapi.js';
+import type { HeaderParams, HttpMethod } from '../contract-model/operation-types.ts';
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-
-/** The `[method, path]` pairs of `paths` whose operation is exactly `Op` (both ways assignable). */
-export type RouteOf<Op> = {
-  [P in keyof paths]: {
-    [M in HttpMethod]: [NonNullable<paths[P][M]>] extends [never]
-      ? never
-      : paths[P][M] extends Op
-        ? Op extends paths[P][M]
-          ? readonly [M, P]
-          : never
-        : never;
-  }[HttpMethod];
-}[keyof paths];
-
-/**
- * The operationIds of the REST API. `operations` also holds the webhook operations, which have no route in
- * `paths` and drop out here.
- */
-export type OperationId = {
-  [K in keyof operations]: [RouteOf<operations[K]>] extends [never] ? never : K;
-}[keyof operations];
-
-type ParametersOf<Op> = Op extends { parameters: infer P } ? P : never;
-type Present<T> = [NonNullable<T>] extends [never] ? {} : NonNullable<T>;
-
-export type PathParams<Op> = ParametersOf<Op> extends { path?: infer P } ? Present<P> : {};
-export type QueryParams<Op> = ParametersOf<Op> extends { query?: infer Q } ? Present<Q> : {};
-export type HeaderParams<Op> = ParametersOf<Op> extends { header?: infer H } ? Present<H> : {};
-
-/** Path and query parameters in one object: the contract never uses one name for both. */
-export type OperationParams<Op> = Flatten<PathParams<Op> & QueryParams<Op>>;
-
-/** Shows `{ a; b }` rather than `A & B` in editor hovers and error messages. */
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+export type { HttpMethod, OperationId, OperationParams, PathParams, Payload, QueryParams, RequestBody, RouteOf } from '../contract-model/operation-types.ts';
 
 /** Whether the operation takes the `Idempotency-Key` header, i.e. is one of the create operations. */
 export type IsIdempotentCreate<Op> = 'Idempotency-Key' extends keyof HeaderParams<Op> ? true : false;
-
-export type RequestBody<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-
-type SuccessStatus = 200 | 201 | 202;
-type SuccessEnvelope<Op> = Op extends { responses: infer R }
-  ? {
-      [S in keyof R]: S extends SuccessStatus
-        ? R[S] extends { content: { 'application/json': infer J } }
-          ? J
-          : never
-        : never;
-    }[keyof R]
-  : never;
-
-/** The `payload` of the operation's success envelope. */
-export type Payload<Op> = SuccessEnvelope<Op> extends { payload: infer P } ? P : never;
 
 /** `Idempotent-Replayed` as the contract spells it (`"true"` | `"false"`). */
 export type IdempotentReplayedHeader = components['headers']['IdempotentReplayed'];

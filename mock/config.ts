@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Environment } from './auth/api-keys.ts';
 import { defaultContractPath } from '../contract-model/document.ts';
+import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from './store/open-store.ts';
+import { StoreError } from './store/store-error.ts';
 
 export interface MockConfig {
   port: number;
@@ -13,9 +15,15 @@ export interface MockConfig {
   environment: Environment;
   /** The address clients reach the mock at, for absolute URLs (document downloads). Defaults to http://host:port. */
   publicUrl?: string;
+  /** Where state is kept (`--store`). */
+  store: StoreSpec;
+  /** A seed file applied at start (`--seed`). */
+  seedFile?: string;
+  /** What to do with an operation of the served contract that has no handler: refuse to start, or answer from its examples. */
+  unhandledOperations: 'refuse' | 'examples';
   webhookUrl?: string;
-  webhookSecret: string;
-  webhookSecretGenerated: boolean;
+  /** The signing secret given; when absent, one is made once and kept in the store. */
+  webhookSecret?: string;
   /** Delays before each retry of a failed delivery. */
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
@@ -26,7 +34,10 @@ export interface MockConfig {
   validateResponses: boolean;
   rateLimitPerSecond: number;
   idempotencyTtlMs: number;
+  /** Per partner: one partner's creates never evict another's keys. */
   idempotencyMaxRecords: number;
+  /** What the request journal may hold, in bytes. */
+  journalMaxBytes: number;
   maxBodyBytes: number;
   /** How long a document download URL stays valid (the contract publishes 15 minutes). */
   downloadUrlTtlMs: number;
@@ -50,10 +61,12 @@ interface Option {
 const options: Option[] = [
   { flag: 'port', env: 'PORT', type: 'string', placeholder: 'N', help: 'port to listen on (default 4010; 0 picks a free one)' },
   { flag: 'host', env: 'HOST', type: 'string', placeholder: 'ADDR', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)' },
+  { flag: 'store', env: 'STORE', type: 'string', placeholder: 'SPEC', help: `where state is kept: sqlite:PATH (default ${defaultStoreSpec}), memory, or redis://HOST:PORT[/DB] for several mocks sharing it` },
+  { flag: 'seed', env: 'SEED_FILE', type: 'string', placeholder: 'FILE', help: 'customers and companies to load at start, through the API (see examples/seed.json)' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
-  { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: a new one, printed at start)' },
+  { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },
   { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', type: 'string', placeholder: 'LIST', help: 'delays before each retry, e.g. 1s,5s,30s (default 0.5s,1s,2s,4s,8s,16s,16s: the published schedule, scaled down)' },
   { flag: 'webhook-timeout', env: 'WEBHOOK_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a delivery attempt may take (default 15s)' },
   { flag: 'formation-timeline', env: 'FORMATION_TIMELINE', type: 'string', placeholder: 'MODE', help: 'auto (default: formations advance by themselves) or manual (only simulateCompanyFormation moves them)' },
@@ -62,7 +75,9 @@ const options: Option[] = [
   { flag: 'validate-responses', env: 'VALIDATE_RESPONSES', type: 'string', placeholder: 'on|off', help: 'check every response against the contract (default on; also switchable at run time)' },
   { flag: 'rate-limit', env: 'RATE_LIMIT', type: 'string', placeholder: 'N', help: 'requests per second per key, bursts of twice that, at most 500000 (default 25 in sandbox, 100 in production)' },
   { flag: 'idempotency-ttl', env: 'IDEMPOTENCY_TTL', type: 'string', placeholder: 'DURATION', help: 'how long idempotency keys are kept (default 24h, as published)' },
-  { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', type: 'string', placeholder: 'N', help: 'cap on stored idempotency records, oldest dropped first (default 100000)' },
+  { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', type: 'string', placeholder: 'N', help: "idempotency records kept per partner, that partner's oldest dropped first (default 100000)" },
+  { flag: 'journal-size', env: 'JOURNAL_SIZE', type: 'string', placeholder: 'SIZE', help: 'what the request journal may hold, e.g. 512KiB, 16MiB (default 16MiB); the oldest entries go first' },
+  { flag: 'unhandled-operations', env: 'UNHANDLED_OPERATIONS', type: 'string', placeholder: 'MODE', help: 'refuse (default: the mock does not start when the contract has an operation it has no handler for) or examples (answer those from the contract\'s examples, with Prism)' },
   { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: 'how long document download URLs stay valid (default 15m, as published)' },
   { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
   { flag: 'log-format', env: 'LOG_FORMAT', type: 'string', placeholder: 'FORMAT', help: 'pretty (default on a terminal) or json (default otherwise)' },
@@ -114,6 +129,13 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   };
 
   const environment = oneOf(value('environment') ?? 'sandbox', 'environment', ['sandbox', 'production'] as const);
+  let store: StoreSpec;
+  try {
+    store = parseStoreSpec(value('store') ?? defaultStoreSpec);
+  } catch (error) {
+    if (error instanceof StoreError) throw new ConfigError(error.message);
+    throw error;
+  }
   const secret = value('webhook-secret');
   if (secret !== undefined && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret)) {
     throw new ConfigError('--webhook-secret must be whsec_ followed by a base64 secret (at least 16 characters)');
@@ -134,9 +156,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       host: value('host') ?? '127.0.0.1',
       environment,
       publicUrl: publicUrl?.replace(/\/+$/, ''),
+      store,
+      seedFile: value('seed'),
+      unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
       webhookUrl,
-      webhookSecret: secret ?? `whsec_${randomBytes(24).toString('base64')}`,
-      webhookSecretGenerated: secret === undefined,
+      webhookSecret: secret,
       webhookRetryDelaysMs: (value('webhook-retry-delays') ?? '0.5s,1s,2s,4s,8s,16s,16s').split(',').map((item) => duration(item.trim(), 'webhook-retry-delays')),
       webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? '15s', 'webhook-timeout'), 'webhook-timeout'),
       formationTimeline: oneOf(value('formation-timeline') ?? 'auto', 'formation-timeline', ['auto', 'manual'] as const),
@@ -147,6 +171,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       rateLimitPerSecond: integer(value('rate-limit') ?? (environment === 'sandbox' ? '25' : '100'), 'rate-limit', 1, 500_000),
       idempotencyTtlMs: duration(value('idempotency-ttl') ?? '24h', 'idempotency-ttl'),
       idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
+      journalMaxBytes: size(value('journal-size') ?? '16MiB', 'journal-size', 64 * 1024, 1024 ** 3),
       maxBodyBytes: 1024 * 1024,
       downloadUrlTtlMs: duration(value('download-url-ttl') ?? '15m', 'download-url-ttl'),
       logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
@@ -186,6 +211,21 @@ export function duration(raw: string, name: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw);
   if (!match) throw new ConfigError(`--${name} must be a duration such as 500ms, 2s, 5m or 24h; got ${JSON.stringify(raw)}`);
   return Math.round(Number(match[1]) * (units[match[2] ?? 'ms'] as number));
+}
+
+const sizeUnits: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+
+/** `65536`, `512KiB`, `16MiB`, `1GiB`, between `min` and `max` bytes. */
+function size(raw: string, name: string, min: number, max: number): number {
+  const match = /^(\d+)(B|KiB|MiB|GiB)?$/.exec(raw);
+  const bytes = match ? Number(match[1]) * (sizeUnits[match[2] ?? 'B'] as number) : Number.NaN;
+  if (!(bytes >= min && bytes <= max)) throw new ConfigError(`--${name} must be a size from 64KiB to 1GiB, such as 512KiB or 16MiB; got ${JSON.stringify(raw)}`);
+  return bytes;
+}
+
+/** A secret as Standard Webhooks wants it: `whsec_` and base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
 function url(raw: string, name: string): void {

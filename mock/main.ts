@@ -1,19 +1,19 @@
-/** `npm start`: reads the configuration, starts the mock, prints where it is, and shuts down cleanly. */
+/** `npm start`: reads the configuration, starts the mock, seeds it, prints where it is, and shuts down cleanly. */
+import { readFile } from 'node:fs/promises';
 import { ConfigError, helpText, parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { contractNaicsEdition, naicsSource } from './reference/index.ts';
-import { startMock } from './server.ts';
+import { applySeed, SeedError } from './seed/seed.ts';
+import { startMock, type RunningMock } from './server.ts';
+import { maskStoreUrl } from './store/open-store.ts';
+import { StoreError } from './store/store-error.ts';
 
 async function main(): Promise<void> {
   let parsed;
   try {
     parsed = parseConfig(process.argv.slice(2), process.env);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`error: ${error.message}`);
-      process.exitCode = 2;
-      return;
-    }
+    if (error instanceof ConfigError) return refuse(error.message);
     throw error;
   }
   if (parsed.help) {
@@ -22,13 +22,27 @@ async function main(): Promise<void> {
   }
   const { config } = parsed;
   const logger = await createLogger(config);
-  const mock = await startMock(config, logger);
+  let mock: RunningMock;
+  try {
+    mock = await startMock(config, logger);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof StoreError) return refuse(error.message);
+    throw error;
+  }
+  if (config.seedFile !== undefined) {
+    const problem = await seedFromFile(config.seedFile, mock, config.environment === 'sandbox', logger);
+    if (problem) {
+      await mock.close();
+      return refuse(problem);
+    }
+  }
   // Shown whatever the level (but silent): it says where the mock listens, which launchers read (with --port 0).
   const announcer = config.logLevel === 'silent' ? logger : logger.child({}, { level: 'info' });
   announcer.info(
     {
       url: mock.url,
       environment: config.environment,
+      store: maskStoreUrl(mock.store.description),
       docs: `${mock.url}/docs`,
       webhookUrl: config.webhookUrl ?? null,
       formationTimeline: config.formationTimeline,
@@ -45,9 +59,10 @@ async function main(): Promise<void> {
       `NAICS codes are the ${naicsSource.edition} edition here, not the contract's NAICS ${contractNaicsEdition}: codes renumbered since (513210 Software Publishers, for one) are refused`,
     );
   }
-  if (config.webhookSecretGenerated) {
-    // Printed, not logged: a receiver needs it to verify signatures, and it changes at every start.
-    console.log(`Webhook signing secret (generated; pass --webhook-secret to fix it): ${config.webhookSecret}`);
+  if (config.webhookSecret === undefined && config.webhookUrl !== undefined) {
+    // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same
+    // across restarts on the same store, and every replica signs with it.
+    console.log(`Webhook signing secret (kept in the store; pass --webhook-secret to choose one): ${mock.webhookSecret}`);
   }
   let stopping = false;
   const stop = (signal: string) => {
@@ -58,6 +73,29 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Applies the seed file; returns what is wrong with it, to refuse the start with. */
+async function seedFromFile(path: string, mock: RunningMock, sandbox: boolean, logger: { info(obj: object, msg: string): void }): Promise<string | undefined> {
+  let document: unknown;
+  try {
+    document = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    return `--seed ${path}: ${(error as Error).message}`;
+  }
+  try {
+    const report = await applySeed(document, { baseUrl: mock.url, sandbox });
+    logger.info({ seed: path, ...report }, 'seeded');
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof SeedError)) throw error;
+    return [`--seed ${path}: ${error.message}`, ...error.details.map((detail) => `  ${detail.field || '/'}: ${detail.code} ${detail.message}`)].join('\n');
+  }
+}
+
+function refuse(message: string): void {
+  console.error(`error: ${message}`);
+  process.exitCode = 2;
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /**
- * Builds the mock from its configuration: the contract, the pipeline every request walks, the handlers, the
- * formation engine and the webhook dispatcher; and serves it over HTTP.
+ * Builds the mock from its configuration: the contract, the store, the pipeline every request walks, the
+ * handlers, the formation timeline and the webhook dispatcher; and serves it over HTTP.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,16 +16,16 @@ import { createAdminRoutes } from './admin/admin-routes.ts';
 import { createFaultRegistry } from './admin/faults.ts';
 import { createRequestJournal } from './admin/request-journal.ts';
 import { createKeyChecker } from './auth/api-keys.ts';
-import type { MockConfig } from './config.ts';
+import { ConfigError, newWebhookSecret, type MockConfig } from './config.ts';
 import { createDownloadUrlSigner } from './documents/signed-url.ts';
 import { createDocumentFactory } from './formation/document-factory.ts';
 import { createFormationEngine } from './formation/formation-engine.ts';
 import { ApiError } from './http/api-error.ts';
 import { createCursorCodec } from './http/cursor.ts';
 import { respond, type Exchange } from './http/exchange.ts';
+import { createAnswerFinaliser } from './http/finalise-answer.ts';
 import { composePipeline } from './http/pipeline.ts';
 import { parseRequestTarget } from './http/request-target.ts';
-import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { companyHandlers } from './resources/companies/company-handlers.ts';
 import { customerHandlers } from './resources/customers/customer-handlers.ts';
 import { documentHandlers } from './resources/documents/document-handlers.ts';
@@ -34,7 +34,6 @@ import { referenceHandlers } from './resources/reference/reference-handlers.ts';
 import { sandboxHandlers } from './resources/sandbox/sandbox-handlers.ts';
 import { assignRequestId } from './steps/assign-request-id.ts';
 import { authenticate } from './steps/authenticate.ts';
-import { checkResponse } from './steps/check-response.ts';
 import { dispatch } from './steps/dispatch.ts';
 import { enforceIdempotency } from './steps/enforce-idempotency.ts';
 import { gateSandboxOperations } from './steps/gate-sandbox-operations.ts';
@@ -44,8 +43,8 @@ import { readBody, refuseMalformedJson } from './steps/read-body.ts';
 import { recordExchange } from './steps/record-exchange.ts';
 import { routeRequest } from './steps/route-request.ts';
 import { validateRequest } from './steps/validate-request.ts';
-import { createMemoryStore } from './store/memory-store.ts';
-import type { Store } from './store/store.ts';
+import { openStore } from './store/open-store.ts';
+import { defaultStoreOptions, type Store } from './store/store.ts';
 import { createPrismEngine } from './validation/prism-engine.ts';
 import { compileRequestValidator } from './validation/request-validator.ts';
 import { createWebhookDispatcher } from './webhooks/index.ts';
@@ -54,30 +53,50 @@ export interface RunningMock {
   url: string;
   config: MockConfig;
   store: Store;
+  /** The webhook signing secret in use: the configured one, or the one kept in the store. */
+  webhookSecret: string;
   close(): Promise<void>;
 }
 
-export async function startMock(config: MockConfig, logger: Logger, overrides: { handlers?: Handlers } = {}): Promise<RunningMock> {
+export async function startMock(config: MockConfig, logger: Logger, overrides: { handlers?: Partial<Handlers> } = {}): Promise<RunningMock> {
+  const store = await openStore(config.store, {
+    ...defaultStoreOptions,
+    idempotencyTtlMs: config.idempotencyTtlMs,
+    idempotencyMaxRecordsPerPartner: config.idempotencyMaxRecords,
+    journalMaxBytes: config.journalMaxBytes,
+    onDroppedEvent: (event) => logger.error({ ...event, maxQueuedEvents: defaultStoreOptions.memoryMaxQueuedEvents }, 'webhook event dropped: too many events waiting for delivery'),
+  });
+  try {
+    return await serve(config, logger, overrides, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function serve(config: MockConfig, logger: Logger, overrides: { handlers?: Partial<Handlers> }, store: Store): Promise<RunningMock> {
   const contract = await loadContract(config.contractPath);
   const operations = listOperations(contract);
   const compiler = createSchemaCompiler(contract);
   const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
   const responseValidatorOf = perOperation(operations, (op) => compileResponseValidator(contract, op, compiler));
   const settings = { validateResponses: config.validateResponses };
-
-  const store = createMemoryStore();
-  const cursors = createCursorCodec();
-  const signer = createDownloadUrlSigner({ secret: randomBytes(32), ttlSeconds: Math.max(1, Math.round(config.downloadUrlTtlMs / 1000)) });
+  // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
+  const secret = (name: string) => store.secret(name, () => randomBytes(32).toString('base64'));
+  const cursors = createCursorCodec(Buffer.from(await secret('cursor-key'), 'base64'));
+  const signer = createDownloadUrlSigner({ secret: Buffer.from(await secret('download-url-key'), 'base64'), ttlSeconds: Math.max(1, Math.round(config.downloadUrlTtlMs / 1000)) });
+  const webhookSecret = config.webhookSecret ?? (await store.secret('webhook-secret', newWebhookSecret));
   const dispatcher = createWebhookDispatcher({
+    store,
     endpointUrl: config.webhookUrl,
-    secret: config.webhookSecret,
+    secret: webhookSecret,
     retryDelaysMs: config.webhookRetryDelaysMs,
     attemptTimeoutMs: config.webhookTimeoutMs,
     logger: logger.child({ component: 'webhooks' }),
   });
   const formation = createFormationEngine({
     store,
-    events: dispatcher,
+    destinations: dispatcher,
     documents: createDocumentFactory(config.environment),
     timeline: { mode: config.formationTimeline, stepDelayMs: config.formationStepDelayMs },
     now: () => new Date(),
@@ -92,31 +111,47 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
     ...sandboxHandlers({ formation }),
     ...overrides.handlers,
   };
-  const journal = createRequestJournal();
+  const unhandled = operations.map((op) => op.operationId).filter((id) => !(id in handlers));
+  if (unhandled.length > 0 && config.unhandledOperations === 'refuse') {
+    await Promise.all([formation.close(), dispatcher.close()]);
+    throw new ConfigError(
+      `the contract has operations this mock has no handler for: ${unhandled.join(', ')}. Pass --unhandled-operations examples to answer them from the contract's examples.`,
+    );
+  }
+  const journal = createRequestJournal(store.journal, logger);
   const faults = createFaultRegistry();
   let baseUrl = config.publicUrl ?? '';
 
-  const responseCheck = checkResponse({ validatorOf: responseValidatorOf, enabled: () => settings.validateResponses, logger });
-  const pipeline = composePipeline([
-    assignRequestId,
-    recordExchange({ logger, journal }),
-    responseCheck,
-    limitRate({ perSecond: config.rateLimitPerSecond }),
-    routeRequest(createRouter(operations)),
-    gateSandboxOperations(config.environment),
-    authenticate(createKeyChecker(config.environment, config.apiKeys)),
-    readBody({ maxBytes: config.maxBodyBytes }),
-    enforceIdempotency(createIdempotencyStore({ ttlMs: config.idempotencyTtlMs, maxRecords: config.idempotencyMaxRecords })),
-    // Checked again inside idempotency, so that an answer turned into a 500 for breaking the contract is not
-    // stored and replayed: a 5xx must leave the key free for the retry.
-    responseCheck,
-    refuseMalformedJson,
-    validateRequest(requestValidatorOf),
-    // After idempotency, so that a held request is in flight for its key, and an injected 5xx is not stored.
-    injectFaults(faults),
-    dispatch({ handlers, examples: createPrismEngine(contract), baseUrl: () => baseUrl, logger }),
-  ]);
-  const admin = createAdminRoutes({ contract, journal, dispatcher, settings, config, faults, operationIds: operations.map((op) => op.operationId) });
+  const pipeline = composePipeline(
+    [
+      assignRequestId,
+      recordExchange({ logger, journal }),
+      limitRate({ perSecond: config.rateLimitPerSecond }),
+      routeRequest(createRouter(operations)),
+      gateSandboxOperations(config.environment),
+      authenticate(createKeyChecker(config.environment, config.apiKeys)),
+      readBody({ maxBytes: config.maxBodyBytes }),
+      enforceIdempotency(store.idempotency),
+      refuseMalformedJson,
+      validateRequest(requestValidatorOf),
+      // After idempotency, so that a held request is in flight for its key, and an injected 5xx is not stored.
+      injectFaults(faults),
+      dispatch({ handlers, examples: unhandled.length > 0 ? createPrismEngine(contract) : undefined, baseUrl: () => baseUrl, logger }),
+    ],
+    createAnswerFinaliser({ validatorOf: responseValidatorOf, enabled: () => settings.validateResponses, logger }),
+  );
+  const admin = createAdminRoutes({
+    contract,
+    journal,
+    dispatcher,
+    settings,
+    config,
+    faults,
+    store,
+    keys: createKeyChecker(config.environment, config.apiKeys),
+    baseUrl: () => baseUrl,
+    operationIds: operations.map((op) => op.operationId),
+  });
 
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -148,33 +183,44 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
       respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
     }
     if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
+    pipeline.finalise(exchange);
     const answer = exchange.response as NonNullable<Exchange['response']>;
     // A known length lets Node send the head and the body in one write, without chunked framing; a HEAD answer
     // carries the length its GET would have.
-    const length = String(Buffer.byteLength(answer.body));
-    response.writeHead(answer.status, { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers, 'content-length': length });
+    response.writeHead(answer.status, { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) });
     response.end(exchange.method === 'HEAD' ? undefined : answer.body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    await Promise.all([formation.close(), dispatcher.close()]);
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   baseUrl = config.publicUrl ?? url;
 
+  let closed: Promise<void> | undefined;
   return {
     url,
     config,
     store,
-    async close() {
-      formation.close();
-      await dispatcher.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+    webhookSecret,
+    close() {
+      closed ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await Promise.all([formation.close(), dispatcher.close()]);
+        await journal.flush();
+        await store.close();
+      })();
+      return closed;
     },
   };
 }

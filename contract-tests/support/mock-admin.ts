@@ -28,10 +28,21 @@ export async function clearMockFaults(baseUrl: string): Promise<void> {
  * keys), this is where a wrong type or enum value shows up.
  */
 export async function mockContractViolations(baseUrl: string): Promise<string[]> {
-  const response = await fetch(`${baseUrl}/_mock/requests?limit=10000`);
-  if (!response.ok) throw new Error(`GET /_mock/requests answered ${response.status}`);
-  const { requests } = (await response.json()) as { requests: JournalEntry[] };
+  const requests = await readMockJournal(baseUrl);
   return requests
     .filter((entry) => (entry.contractViolations?.length ?? 0) > 0)
     .map((entry) => `${entry.method} ${entry.path} → ${entry.status} (${entry.requestId}): ${entry.contractViolations?.join('; ')}`);
+}
+
+/** The whole request journal, page by page (a page holds at most 1000 entries), oldest first. */
+export async function readMockJournal(baseUrl: string): Promise<JournalEntry[]> {
+  const pages: JournalEntry[][] = [];
+  for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+    const response = await fetch(`${baseUrl}/_mock/requests?limit=1000${cursor === null ? '' : `&cursor=${cursor}`}`);
+    if (!response.ok) throw new Error(`GET /_mock/requests answered ${response.status}`);
+    const page = (await response.json()) as { requests: JournalEntry[]; nextCursor: string | null };
+    pages.unshift(page.requests);
+    cursor = page.nextCursor;
+  }
+  return pages.flat();
 }

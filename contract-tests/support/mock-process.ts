@@ -54,7 +54,9 @@ export async function startMockProcess(options: {
 }): Promise<MockProcess> {
   const logFile = join(options.logDir, 'mock.log');
   const log = createWriteStream(logFile, { flags: 'a' });
-  const nodeCommand = [process.execPath, '--enable-source-maps', '.build/main.mjs', '--port', '0', '--log-format', 'json', ...options.args];
+  // The default store, SQLite, in the run's own folder: never the developer's .mock-data/.
+  const store = options.args.includes('--store') ? [] : ['--store', `sqlite:${join(options.logDir, 'state.db')}`];
+  const nodeCommand = [process.execPath, '--enable-source-maps', '.build/main.mjs', '--port', '0', '--log-format', 'json', ...store, ...options.args];
   const [command, ...args] = [...(options.runUnder ?? []), ...nodeCommand] as [string, ...string[]];
   const startTimeoutMs = options.startTimeoutMs ?? defaultStartTimeoutMs;
   const child = spawn(command, args, {

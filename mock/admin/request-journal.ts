@@ -1,4 +1,13 @@
-/** The last requests, newest last, in a fixed-size ring so memory stays bounded however long the mock runs. */
+/**
+ * The request journal: every request the API pipeline answered, kept in the store within a byte budget and read a
+ * page at a time (`GET /_mock/requests`). Entries are written in small batches, off the request's path; a read
+ * writes what is waiting first, so a client always finds its own requests. Values a caller controls are cut to a
+ * bounded length, so that no request can make an entry large.
+ */
+import type { Logger } from 'pino';
+import type { JournalQuery, RequestJournalRecords, RequestRecord } from '../store/store.ts';
+
+/** A journal entry as `/_mock/requests` shows it. */
 export interface JournalEntry {
   at: string;
   requestId: string;
@@ -13,33 +22,81 @@ export interface JournalEntry {
   contractViolations?: string[];
 }
 
-/** As recorded: the time as epoch milliseconds, formatted only when the journal is read. */
-export type RecordedEntry = Omit<JournalEntry, 'at'> & { atMs: number };
-
-export interface RequestJournal {
-  add(entry: RecordedEntry): void;
-  list(options?: { limit?: number; operationId?: string; status?: number }): JournalEntry[];
+export interface JournalPageView {
+  requests: JournalEntry[];
+  /** Pass as `cursor` for the page of older entries; null when there is none. */
+  nextCursor: string | null;
 }
 
-export function createRequestJournal(capacity = 10_000): RequestJournal {
-  const ring: (RecordedEntry | undefined)[] = new Array(capacity);
-  let next = 0;
-  let count = 0;
+export interface RequestJournal {
+  add(record: RequestRecord): void;
+  page(query: JournalQuery): Promise<JournalPageView>;
+  /** Writes what is waiting. */
+  flush(): Promise<void>;
+}
+
+export const maxJournalPathLength = 512;
+const maxRequestIdLength = 200;
+const maxViolations = 20;
+const maxViolationLength = 1000;
+const batchSize = 256;
+const batchDelayMs = 20;
+
+export function createRequestJournal(records: RequestJournalRecords, logger: Logger): RequestJournal {
+  let waiting: RequestRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  const flush = (): Promise<void> => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      writing = writing.then(() => records.append(batch)).catch((error: unknown) => logger.error({ err: error, entries: batch.length }, 'request journal entries lost: the store refused them'));
+    }
+    return writing;
+  };
+
   return {
-    add(entry) {
-      ring[next] = entry;
-      next = (next + 1) % capacity;
-      count = Math.min(count + 1, capacity);
-    },
-    list({ limit = 100, operationId, status } = {}) {
-      const result: JournalEntry[] = [];
-      for (let i = 1; i <= count && result.length < limit; i += 1) {
-        const { atMs, ...entry } = ring[(next - i + capacity) % capacity] as RecordedEntry;
-        if ((operationId === undefined || entry.operationId === operationId) && (status === undefined || entry.status === status)) {
-          result.push({ at: new Date(atMs).toISOString(), ...entry });
-        }
+    add(record) {
+      waiting.push(bounded(record));
+      if (waiting.length >= batchSize) void flush();
+      else if (!timer) {
+        timer = setTimeout(() => void flush(), batchDelayMs);
+        timer.unref();
       }
-      return result.reverse();
     },
+    async page(query) {
+      await flush();
+      const page = await records.page(query);
+      return {
+        requests: page.entries.map(({ id: _id, atMs, partnerId: _partnerId, ...entry }) => ({ at: new Date(atMs).toISOString(), ...entry })),
+        nextCursor: page.next === undefined ? null : String(page.next),
+      };
+    },
+    flush,
+  };
+}
+
+function cut(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}
+
+function bounded(record: RequestRecord): RequestRecord {
+  if (record.path.length <= maxJournalPathLength && record.requestId.length <= maxRequestIdLength && record.contractViolations === undefined) return record;
+  const violations = record.contractViolations;
+  return {
+    ...record,
+    path: cut(record.path, maxJournalPathLength),
+    requestId: cut(record.requestId, maxRequestIdLength),
+    ...(violations === undefined
+      ? {}
+      : {
+          contractViolations: [
+            ...violations.slice(0, maxViolations).map((violation) => cut(violation, maxViolationLength)),
+            ...(violations.length > maxViolations ? [`… and ${violations.length - maxViolations} more`] : []),
+          ],
+        }),
   };
 }

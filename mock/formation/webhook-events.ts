@@ -1,12 +1,26 @@
-/** How the formation engine builds the contract's webhook events, and where it sends them. */
+/** How the formation timeline builds the contract's webhook events, and where it learns to whom they go. */
 import { newId } from '../ids.ts';
-import { toTimestamp, type WebhookEvent, type WebhookEventOf, type WebhookEventType } from '../webhooks/events.ts';
+import type { OutboxEvent } from '../store/store.ts';
+import { toTimestamp, type WebhookEventOf, type WebhookEventType } from '../webhooks/events.ts';
 
 export function buildEvent<K extends WebhookEventType>(type: K, data: WebhookEventOf<K>['data'], at: Date): WebhookEventOf<K> {
   return { id: newId('evt'), type, timestamp: toTimestamp(at), data } as WebhookEventOf<K>;
 }
 
-/** Where events go: the delivery engine, ordered per company. */
-export interface EventSink {
-  enqueue(event: WebhookEvent, orderingKey: string): void;
+/** The delivery side, as the timeline sees it: who receives an event, and a nudge once events are stored. */
+export interface EventDestinations {
+  endpointsFor(partnerId: string, type: WebhookEventType): readonly string[];
+  /** New events were stored: deliver them. */
+  notify(): void;
+}
+
+export function outboxEvent<K extends WebhookEventType>(
+  destinations: EventDestinations,
+  partnerId: string,
+  orderingKey: string,
+  type: K,
+  data: WebhookEventOf<K>['data'],
+  at: Date,
+): OutboxEvent {
+  return { partnerId, event: buildEvent(type, data, at), orderingKey, endpointIds: destinations.endpointsFor(partnerId, type) };
 }

@@ -8,10 +8,13 @@ import type { RequestTarget } from './request-target.ts';
 
 export interface SerializedResponse {
   status: number;
+  /** The answer's own headers (content type, Retry-After…); the pipeline adds the ones every answer carries. */
   headers: Record<string, string>;
   body: string | Uint8Array;
   /** The JSON value of `body`, kept for response validation and the journal. */
   json?: unknown;
+  /** Every header sent, set once when the pipeline finalises the answer (http/finalise-answer.ts). */
+  finalHeaders?: Record<string, string>;
 }
 
 export interface Exchange {
@@ -33,6 +36,8 @@ export interface Exchange {
   response?: SerializedResponse;
   /** Set when the answer is the replay of a stored one. */
   replayed?: boolean;
+  /** `Idempotent-Replayed`, once the idempotency step took the key (`false`) or replays (`true`). */
+  idempotentReplayed?: 'true' | 'false';
   contractViolations?: string[];
 }
 

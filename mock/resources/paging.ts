@@ -9,9 +9,8 @@ export interface ListQuery {
 }
 
 /** Reads `limit` and `cursor` (already validated against the contract) for a list with these filters. */
-export function readListQuery(query: Record<string, unknown>, cursors: CursorCodec, filters: Record<string, unknown>): ListQuery {
-  const limit = typeof query.limit === 'number' ? query.limit : defaultPageSize;
-  const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
+export function readListQuery(query: { limit?: number; cursor?: string }, cursors: CursorCodec, filters: Record<string, unknown>): ListQuery {
+  const { limit = defaultPageSize, cursor } = query;
   return { limit, after: cursor === undefined ? undefined : cursors.decode(cursor, filters) };
 }
 

@@ -1,33 +1,37 @@
 /**
- * Runs the operation's handler. An operation the mock has no handler for is answered by Prism's engine from the
- * contract's examples, so a new operation in the contract is mocked at once.
+ * Runs the operation's handler. Handlers are typed per operation, and the mock refuses to start when the contract
+ * it serves has an operation without one (see server.ts), unless told to answer those from the contract's
+ * examples with Prism's engine (`--unhandled-operations examples`): then they come here without a handler.
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
-import type { Handlers } from '../resources/handler.ts';
+import type { Handler, HandlerContext, Handlers, OperationId } from '../resources/handler.ts';
 import type { ExampleResponder } from '../validation/prism-engine.ts';
 
-export function dispatch(options: { handlers: Handlers; examples: ExampleResponder; baseUrl: () => string; logger: Logger }): Step {
+export function dispatch(options: { handlers: Partial<Handlers>; examples?: ExampleResponder; baseUrl: () => string; logger: Logger }): Step {
   return async (exchange) => {
     const operation = exchange.operation;
     if (!operation) return;
-    const handler = options.handlers[operation.operationId as keyof Handlers];
+    // The one place where a run-time operationId meets the handlers' types: the request was validated against
+    // this operation's schemas, so its parts have the types the handler's context declares.
+    const handler = options.handlers[operation.operationId as OperationId] as Handler<OperationId> | undefined;
     try {
       if (!handler) {
+        if (!options.examples) throw new Error(`no handler for ${operation.operationId}`);
         exchange.response = await options.examples.respond(exchange, operation);
         return;
       }
-      const reply = await handler({
+      const context = {
         partner: exchange.partner,
-        pathParams: exchange.validated?.pathParams ?? exchange.pathParams,
+        path: exchange.validated?.pathParams ?? exchange.pathParams,
         query: exchange.validated?.query ?? {},
         body: exchange.body,
         requestId: exchange.requestId,
         baseUrl: options.baseUrl(),
-      });
-      respond(exchange, reply);
+      } as unknown as HandlerContext<OperationId>;
+      respond(exchange, await handler(context));
     } catch (error) {
       if (error instanceof ApiError) {
         respond(exchange, error);

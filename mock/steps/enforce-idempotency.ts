@@ -2,16 +2,26 @@
  * Idempotency of the creates, as the contract publishes it: same key and body → the stored answer again with
  * `Idempotent-Replayed: true` (nothing runs, nothing is sent); same key, other body → 409 REUSED; same key while
  * the first is still running → 409 IN_PROGRESS with Retry-After. 4xx outcomes are stored, 429 and 5xx are not.
+ * Records live in the store, per partner: a replay works after a restart and on any replica, and the key is held
+ * by one request at a time across all of them, under a lock that a crashed holder cannot keep past its expiry.
  */
+import { randomBytes } from 'node:crypto';
 import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
 import { fingerprintOf } from '../idempotency/fingerprint.ts';
-import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import type { IdempotencyLock, IdempotencyRecords } from '../store/store.ts';
 
 const validKey = /^[!-~]{1,255}$/;
 
-export function enforceIdempotency(store: IdempotencyStore): Step {
+/** How long a key stays held without a sign of life from its request; renewed while the request runs. */
+export const idempotencyLockMs = 10_000;
+const renewEveryMs = idempotencyLockMs / 3;
+
+export function enforceIdempotency(records: IdempotencyRecords): Step {
+  // Owners must differ across processes too: a random prefix per process, a counter per request.
+  const ownerPrefix = randomBytes(6).toString('base64url');
+  let requests = 0;
   return async (exchange, next) => {
     const operation = exchange.operation;
     if (!operation?.idempotent) return next();
@@ -24,36 +34,39 @@ export function enforceIdempotency(store: IdempotencyStore): Step {
       respond(exchange, new ApiError(400, 'E_IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 visible ASCII characters.'));
       return;
     }
-    const scope = `${exchange.partner?.id ?? ''}\u0000${operation.operationId}\u0000${key}`;
+    const lock: IdempotencyLock = { partnerId: exchange.partner?.id ?? '', scope: `${operation.operationId}\u0000${key}`, owner: `${ownerPrefix}.${(requests += 1)}` };
     const fingerprint = fingerprintOf(exchange.body, exchange.rawBody);
-    const record = store.get(scope);
-    if (record) {
+    const begun = await records.begin(lock, fingerprint, Date.now(), idempotencyLockMs);
+    if (!begun.began) {
+      const { record } = begun;
       if (record.fingerprint !== fingerprint) {
         respond(exchange, new ApiError(409, 'E_IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different body; use a fresh key for a new request.'));
       } else if (record.state === 'in-flight') {
         respond(exchange, new ApiError(409, 'E_IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry after Retry-After.', undefined, { 'retry-after': '1' }));
       } else {
-        exchange.replayed = true;
         const stored = record.response;
-        exchange.response = { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' }, json: typeof stored.body === 'string' ? JSON.parse(stored.body) : undefined };
+        exchange.replayed = true;
+        exchange.idempotentReplayed = 'true';
+        exchange.response = { ...stored, headers: { ...stored.headers }, json: typeof stored.body === 'string' ? JSON.parse(stored.body) : undefined };
       }
       return;
     }
-    store.begin(scope, fingerprint);
+    exchange.idempotentReplayed = 'false';
+    const renewal = setInterval(() => void records.renew(lock, Date.now(), idempotencyLockMs).catch(() => undefined), renewEveryMs);
+    renewal.unref();
     try {
       await next();
     } finally {
+      clearInterval(renewal);
       const response = exchange.response;
       // A 429 is not stored either: the real limiter answers before the key is looked at, and an injected one
       // must leave the key free for the retry after Retry-After just the same.
       if (!response || response.status >= 500 || response.status === 429) {
-        store.abandon(scope);
+        await records.abandon(lock);
       } else {
-        response.headers['idempotent-replayed'] = 'false';
         // The stored answer keeps its own request id: the replayed body's error.requestId must match the header.
-        // It keeps its bytes, not its parsed JSON: up to the record cap of object trees would be for the garbage
-        // collector to walk on every major collection, and a replay is rare enough to parse the bytes again.
-        store.complete(scope, { status: response.status, headers: { ...response.headers, 'x-request-id': exchange.requestId }, body: response.body });
+        // It keeps its bytes, not its parsed JSON: a replay is rare enough to parse them again.
+        await records.complete(lock, { status: response.status, headers: { ...response.headers, 'x-request-id': exchange.requestId }, body: response.body });
       }
     }
   };

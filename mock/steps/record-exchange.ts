@@ -1,4 +1,4 @@
-/** One log line per request (id, operation, status, duration), and the same in the bounded request journal. */
+/** One log line per request (id, operation, status, duration), and the same in the request journal. */
 import type { Logger } from 'pino';
 import type { Step } from '../http/pipeline.ts';
 import type { RequestJournal } from '../admin/request-journal.ts';
@@ -18,6 +18,7 @@ export function recordExchange(options: { logger: Logger; journal: RequestJourna
         operationId: exchange.operation?.operationId ?? null,
         status,
         durationMs: Math.round(durationMs * 1000) / 1000,
+        ...(exchange.partner ? { partnerId: exchange.partner.id } : {}),
         partner: exchange.partner?.maskedKey ?? null,
         replayed: exchange.replayed === true,
         errorCode: errorCodeOf(exchange.response?.json),

@@ -1,269 +1,178 @@
+/**
+ * Delivers the events of the store's outbox to the webhook endpoint, at least once and in order per company: it
+ * claims lanes whose head is due (one endpoint × one ordering key, held by one process at a time under a lease),
+ * POSTs the head signed per Standard Webhooks, and settles the outcome in the store: delivered, retried on the
+ * schedule, or, after the last retry, the endpoint disabled. Everything it knows is in the store, so a restart or
+ * another replica resumes where it stopped, with the same `webhook-id` and the same bytes.
+ */
+import type { Store, LaneClaim, DeliveryOutcome, AttemptRecord } from '../store/store.ts';
 import { sendAttempt, type AttemptResult } from './attempt.ts';
 import { buildEndpointDisabledEvent, type WebhookEvent } from './events.ts';
-import { createLanes, type Lane, type QueuedEvent } from './lanes.ts';
-import { createRingBuffer } from './ring-buffer.ts';
 import { createSigner } from './signing.ts';
-import type {
-  AttemptOutcome,
-  DeliveryRecord,
-  JournalEntry,
-  WebhookDispatcher,
-  WebhookDispatcherOptions,
-} from './types.ts';
+import { createWorkScheduler } from '../scheduling/work-scheduler.ts';
+import type { WebhookDispatcher, WebhookDispatcherOptions } from './types.ts';
 
-/** The ordering key journaled for `webhook_endpoint.disabled`, which belongs to the endpoint, not to a company. */
+/** The ordering key of `webhook_endpoint.disabled`, which belongs to the endpoint, not to a company. */
 export const endpointOrderingKey = 'webhook_endpoint';
 
-interface Disablement {
-  at: Date;
-  failedEventId: string;
-}
+/** The one endpoint of `--webhook-url`, as the store names it. */
+export const defaultEndpointId = 'default';
 
-type DeliveredRecord = DeliveryRecord & { seq: number };
+/** A lane is held this much longer than an attempt may take, so that only a dead holder loses it. */
+const leaseMarginMs = 5_000;
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   validateOptions(options);
-  const { endpointUrl, logger, attemptTimeoutMs } = options;
+  const { store, endpointUrl, logger, attemptTimeoutMs } = options;
   const retryDelaysMs = [...options.retryDelaysMs];
   const now = options.now ?? (() => new Date());
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const maxConcurrency = options.maxConcurrency ?? 8;
-  const maxQueuedEvents = options.maxQueuedEvents ?? 10_000;
+  const leaseMs = attemptTimeoutMs + leaseMarginMs;
   const sign = createSigner(options.secret);
-  const journalEntries = createRingBuffer<JournalEntry>(options.journalCapacity ?? 10_000);
-  const delivered = createRingBuffer<DeliveredRecord>(options.deliveredCapacity ?? 1_000);
-  const lanes = createLanes(endpointOrderingKey);
-  const retryTimers = new Map<Lane, NodeJS.Timeout>();
-  const flying = new Set<QueuedEvent>();
-  const running = new Set<Promise<void>>();
+  const endpointIds: readonly string[] = endpointUrl === undefined ? [] : [defaultEndpointId];
+  const flying = new Set<Promise<void>>();
   const closing = new AbortController();
-  let idleWaiters: (() => void)[] = [];
-  let seq = 0;
+  let appended: Promise<void> = Promise.resolve();
   let closed = false;
-  let disabled: Disablement | undefined;
 
   if (endpointUrl !== undefined && !URL.canParse(endpointUrl)) {
     // Not fatal: every attempt will fail and be journaled, which is what a partner misconfiguring it would see.
     logger.warn({ endpointUrl }, 'webhook endpoint URL does not parse; deliveries will fail');
   }
 
-  const toQueued = (event: WebhookEvent, orderingKey: string): QueuedEvent => ({
-    seq: (seq += 1),
-    eventId: event.id,
-    type: event.type,
-    orderingKey,
-    body: JSON.stringify(event),
-    attempts: 0,
-    roundAttempts: 0,
+  const scheduler = createWorkScheduler({
+    pollMs: store.shared ? (options.pollMs ?? 250) : undefined,
+    onError: (error) => logger.error({ err: error }, 'webhook delivery failed to read the outbox; retrying'),
+    async work() {
+      if (closed || endpointUrl === undefined) return undefined;
+      const room = maxConcurrency - flying.size;
+      // Full: a settled attempt wakes the scheduler again.
+      if (room <= 0) return undefined;
+      const claims = await store.outbox.claim(Date.now(), leaseMs, room);
+      for (const claim of claims) start(claim, endpointUrl);
+      if (claims.length === room) return undefined;
+      const next = await store.outbox.nextDueAt();
+      // Never a time already past when nothing was claimable: that would make the scheduler spin.
+      return next === undefined ? undefined : Math.max(next, Date.now() + 10);
+    },
   });
+  scheduler.wake();
 
-  const record = (event: QueuedEvent, at: Date, outcome: AttemptOutcome, result?: AttemptResult) => {
-    const entry: JournalEntry = {
-      eventId: event.eventId,
-      type: event.type,
-      orderingKey: event.orderingKey,
-      attempt: event.attempts,
-      at: at.toISOString(),
-      durationMs: result?.durationMs ?? 0,
-      outcome,
-    };
-    if (result?.status !== undefined) entry.status = result.status;
-    if (result && !result.ok) entry.error = result.error;
-    journalEntries.push(entry);
-    return entry;
-  };
-
-  const isQuiet = () =>
-    flying.size === 0 && retryTimers.size === 0 && (closed || disabled !== undefined || !lanes.hasReady());
-
-  const notifyIfIdle = () => {
-    if (idleWaiters.length === 0 || !isQuiet()) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  };
-
-  const pump = () => {
-    if (!closed && !disabled && endpointUrl !== undefined) {
-      while (flying.size < maxConcurrency) {
-        const lane = lanes.takeNext();
-        if (!lane) break;
-        start(lane, endpointUrl);
-      }
-    }
-    notifyIfIdle();
-  };
-
-  const start = (lane: Lane, url: string) => {
-    const event = lane.events[0];
-    if (!event) return lanes.release(lane);
-    lane.state = 'in-flight';
-    flying.add(event);
-    event.attempts += 1;
-    event.roundAttempts += 1;
+  const start = (claim: LaneClaim, url: string) => {
     const at = now();
-    const attempt = async () => {
-      let result: AttemptResult;
-      try {
-        result = await sendAttempt({
-          url,
-          // Signed per attempt: the timestamp is this attempt's, the id and the body never change.
-          headers: sign(event.eventId, event.body, at),
-          body: event.body,
-          timeoutMs: attemptTimeoutMs,
-          signal: closing.signal,
-          fetch: fetchImpl,
-        });
-      } catch (error) {
-        result = { ok: false, error: error instanceof Error ? error.message : String(error), durationMs: 0 };
+    const attempt = (async () => {
+      const result = await sendAttempt({
+        url,
+        // Signed per attempt: the timestamp is this attempt's, the id and the body never change.
+        headers: sign(claim.eventId, claim.body, at),
+        body: claim.body,
+        timeoutMs: attemptTimeoutMs,
+        signal: closing.signal,
+        fetch: fetchImpl,
+      });
+      if (closing.signal.aborted && !result.ok) {
+        // Cut short by the shutdown: nothing to hold against the receiver, so the lane is given back as it was.
+        await store.outbox.release(claim, Date.now());
+        return;
       }
-      flying.delete(event);
-      try {
-        settle(lane, event, at, result);
-      } catch (error) {
-        logger.error({ err: error, eventId: event.eventId }, 'webhook dispatcher failed to record an attempt');
-      }
-      pump();
+      await settle(claim, at, result);
+    })()
+      .catch((error: unknown) => logger.error({ err: error, eventId: claim.eventId }, 'webhook dispatcher failed to record an attempt'))
+      .finally(() => {
+        flying.delete(attempt);
+        scheduler.wake();
+      });
+    flying.add(attempt);
+  };
+
+  const settle = async (claim: LaneClaim, at: Date, result: AttemptResult) => {
+    const context = { eventId: claim.eventId, type: claim.type, orderingKey: claim.laneKey, attempt: claim.attempts + 1 };
+    const delay = retryDelaysMs[claim.roundAttempts];
+    const outcome: DeliveryOutcome = result.ok ? { kind: 'delivered' } : delay === undefined ? { kind: 'disable' } : { kind: 'retry', at: Date.now() + delay };
+    const record: AttemptRecord = {
+      ...context,
+      at: at.toISOString(),
+      ...(result.status === undefined ? {} : { status: result.status }),
+      ...(result.ok ? {} : { error: result.error }),
+      durationMs: result.durationMs,
+      outcome: outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'failed' : 'disabled',
     };
-    const promise = attempt().finally(() => running.delete(promise));
-    running.add(promise);
-  };
-
-  const settle = (lane: Lane, event: QueuedEvent, at: Date, result: AttemptResult) => {
-    const context = { eventId: event.eventId, type: event.type, orderingKey: event.orderingKey, attempt: event.attempts };
-    if (result.ok) {
-      record(event, at, 'delivered', result);
-      logger.debug({ ...context, status: result.status, durationMs: result.durationMs }, 'webhook delivered');
-      delivered.push({ seq: event.seq, ...deliveryOf(event, 'delivered') });
-      lanes.removeDelivered(lane, event);
+    if (!(await store.outbox.settle(claim, outcome, record, Date.now()))) {
+      logger.warn(context, 'webhook attempt not recorded: the lane was held too long and another process took it over');
       return;
     }
-    const failure = { ...context, status: result.status, error: result.error, durationMs: result.durationMs };
-    if (closed || disabled) {
-      record(event, at, 'failed', result);
-      logger.warn(failure, closed ? 'webhook attempt failed; dispatcher closed' : 'webhook attempt failed; endpoint disabled, event held');
-      lanes.release(lane);
-      return;
-    }
-    const delay = retryDelaysMs[event.roundAttempts - 1];
-    if (delay === undefined) {
-      record(event, at, 'disabled', result);
-      lanes.release(lane);
-      disable(event, failure);
-      return;
-    }
-    record(event, at, 'failed', result);
-    logger.warn({ ...failure, nextRetryInMs: delay }, 'webhook attempt failed; will retry');
-    lane.state = 'waiting';
-    retryTimers.set(
-      lane,
-      setTimeout(() => {
-        retryTimers.delete(lane);
-        lanes.release(lane);
-        pump();
-      }, delay),
-    );
+    const failure = { ...context, status: result.status, error: result.ok ? undefined : result.error, durationMs: result.durationMs };
+    if (outcome.kind === 'delivered') logger.debug({ ...context, status: result.status, durationMs: result.durationMs }, 'webhook delivered');
+    else if (outcome.kind === 'retry') logger.warn({ ...failure, nextRetryInMs: delay }, 'webhook attempt failed; will retry');
+    else logger.error({ ...failure, endpointUrl }, 'webhook endpoint disabled after the last retry failed; events are held until it is re-enabled');
   };
-
-  const clearRetryTimers = () => {
-    for (const [lane, timer] of retryTimers) {
-      clearTimeout(timer);
-      lanes.release(lane);
-    }
-    retryTimers.clear();
-  };
-
-  const disable = (event: QueuedEvent, failure: object) => {
-    disabled = { at: now(), failedEventId: event.eventId };
-    // Events waiting for a retry are held too: after re-enabling they start a fresh schedule.
-    clearRetryTimers();
-    logger.error(
-      { ...failure, endpointUrl, heldEvents: lanes.queuedCount() },
-      'webhook endpoint disabled after the last retry failed; events are held until it is re-enabled',
-    );
-  };
-
-  const deliveryOf = (event: QueuedEvent, state: DeliveryRecord['state']): DeliveryRecord => ({
-    eventId: event.eventId,
-    type: event.type,
-    orderingKey: event.orderingKey,
-    state,
-    attempts: event.attempts,
-  });
 
   return {
-    enqueue(event, orderingKey) {
-      try {
-        if (typeof event?.id !== 'string' || typeof event.type !== 'string') {
-          logger.error({ orderingKey }, 'webhook event without a string id and type; not queued');
-          return;
-        }
-        if (endpointUrl === undefined) {
-          const entry = record(toQueued(event, String(orderingKey)), now(), 'no-endpoint');
-          logger.debug(entry, 'webhook not sent: no endpoint configured');
-          return;
-        }
-        if (lanes.queuedCount() >= maxQueuedEvents) {
-          logger.error(
-            { eventId: event.id, type: event.type, orderingKey, maxQueuedEvents },
-            'webhook event dropped: too many events waiting for delivery',
-          );
-          return;
-        }
-        lanes.append(toQueued(event, String(orderingKey)));
-        pump();
-      } catch (error) {
-        // Typically an event JSON cannot encode (a BigInt, a cycle); the caller's request must still succeed.
-        logger.error({ err: error, orderingKey }, 'webhook event not queued');
-      }
+    endpointsFor: () => endpointIds,
+
+    notify() {
+      scheduler.wake();
     },
 
-    reenable() {
-      if (!disabled || endpointUrl === undefined) return false;
-      const notice = buildEndpointDisabledEvent(
-        { endpointUrl, disabledAt: disabled.at, failedEventId: disabled.failedEventId },
-        now(),
+    enqueue(event, orderingKey, partnerId = '') {
+      // Appended in call order, so that events enqueued one after another keep their order in the lane.
+      appended = appended
+        .then(async () => {
+          if (typeof event?.id !== 'string' || typeof event.type !== 'string') {
+            logger.error({ orderingKey }, 'webhook event without a string id and type; not queued');
+            return;
+          }
+          await store.outbox.append([{ partnerId, event, orderingKey: String(orderingKey), endpointIds }], Date.now());
+          scheduler.wake();
+        })
+        // Typically an event JSON cannot encode (a BigInt, a cycle); the caller must go on regardless.
+        .catch((error: unknown) => logger.error({ err: error, orderingKey }, 'webhook event not queued'));
+    },
+
+    async reenable() {
+      if (endpointUrl === undefined) return false;
+      const reenabled = await store.outbox.reenable(
+        defaultEndpointId,
+        (disabled): { partnerId: string; event: WebhookEvent; orderingKey: string; endpointIds: readonly string[] } => ({
+          partnerId: '',
+          event: buildEndpointDisabledEvent({ endpointUrl, disabledAt: new Date(disabled.at), failedEventId: disabled.failedEventId }, now()),
+          orderingKey: endpointOrderingKey,
+          endpointIds,
+        }),
+        Date.now(),
       );
-      disabled = undefined;
-      for (const lane of lanes.all()) {
-        for (const event of lane.events) event.roundAttempts = flying.has(event) ? 1 : 0;
+      if (reenabled) {
+        logger.info({ endpointUrl }, 'webhook endpoint re-enabled');
+        scheduler.wake();
       }
-      lanes.prependPriority(toQueued(notice, endpointOrderingKey));
-      lanes.requeueAll();
-      logger.info({ endpointUrl, eventId: notice.id, heldEvents: lanes.queuedCount() - 1 }, 'webhook endpoint re-enabled');
-      pump();
-      return true;
+      return reenabled;
     },
 
-    isDisabled: () => disabled !== undefined,
-
-    journal: () => journalEntries.toArray(),
-
-    deliveries() {
-      const queued = lanes.all().flatMap((lane) =>
-        lane.events.map((event) => ({
-          seq: event.seq,
-          ...deliveryOf(event, flying.has(event) ? 'in-flight' : disabled ? 'held' : 'pending'),
-        })),
-      );
-      return [...delivered.toArray(), ...queued]
-        .sort((a, b) => a.seq - b.seq)
-        .map(({ seq: _seq, ...delivery }) => delivery);
+    async isDisabled() {
+      return (await store.outbox.endpoint(defaultEndpointId)).disabled !== undefined;
     },
 
-    idle() {
-      if (isQuiet()) return Promise.resolve();
-      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    journal: (limit = 10_000) => store.outbox.attempts(limit),
+
+    deliveries: () => store.outbox.deliveries(Date.now()),
+
+    async idle() {
+      for (;;) {
+        await appended;
+        if (flying.size === 0 && (closed || endpointUrl === undefined || (await store.outbox.nextDueAt()) === undefined)) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     },
 
     async close() {
       if (!closed) {
         closed = true;
-        clearRetryTimers();
         closing.abort();
       }
-      await Promise.allSettled([...running]);
-      notifyIfIdle();
+      await scheduler.close();
+      await appended;
+      await Promise.allSettled([...flying]);
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { EventDestinations } from '../formation/webhook-events.ts';
+import type { AttemptRecord, DeliveryRecord, Store } from '../store/store.ts';
 import type { WebhookEvent } from './events.ts';
 
 /** The subset of a pino logger the dispatcher uses, so a pino instance (or a child of one) fits as is. */
@@ -9,6 +11,8 @@ export interface DispatcherLogger {
 }
 
 export interface WebhookDispatcherOptions {
+  /** Where events wait for delivery, and where attempts are recorded. */
+  store: Store;
   /** Where events are POSTed; without one, events are journaled as `no-endpoint` and not sent. */
   endpointUrl?: string;
   /** The Standard Webhooks signing secret, `whsec_` + base64. */
@@ -18,67 +22,35 @@ export interface WebhookDispatcherOptions {
   /** How long a receiver has to answer one attempt. */
   attemptTimeoutMs: number;
   logger: DispatcherLogger;
+  /** The clock of signatures and journal lines. */
   now?: () => Date;
   fetch?: typeof fetch;
-  /** Attempts in flight at once across all ordering keys (default 8). */
+  /** Attempts in flight at once from this process, across all lanes (default 8). */
   maxConcurrency?: number;
-  /** Journal entries kept, newest last (default 10 000). */
-  journalCapacity?: number;
-  /** Delivered events kept in `deliveries()` (default 1 000); queued events are always listed. */
-  deliveredCapacity?: number;
-  /** Events kept waiting (pending or held) before new ones are refused with an error log (default 10 000). */
-  maxQueuedEvents?: number;
+  /** How often to look for work other processes stored, on a shared store (default 250 ms). */
+  pollMs?: number;
 }
 
-export type AttemptOutcome = 'delivered' | 'failed' | 'disabled' | 'no-endpoint';
+export type { AttemptOutcome, AttemptRecord as JournalEntry, DeliveryRecord, DeliveryState } from '../store/store.ts';
 
-export interface JournalEntry {
-  eventId: string;
-  /** The event's `type`, as sent. */
-  type: string;
-  orderingKey: string;
-  /** 1 for the first attempt of the event; 0 when nothing was sent (`no-endpoint`). */
-  attempt: number;
-  /** When the attempt started (ISO 8601). */
-  at: string;
-  status?: number;
-  error?: string;
-  durationMs: number;
-  /** `disabled`: this attempt was the last one of the schedule and its failure disabled the endpoint. */
-  outcome: AttemptOutcome;
-}
-
-/** `held`: waiting for `reenable()`, because the endpoint is disabled. */
-export type DeliveryState = 'pending' | 'in-flight' | 'delivered' | 'held';
-
-export interface DeliveryRecord {
-  eventId: string;
-  /** The event's `type`, as sent. */
-  type: string;
-  orderingKey: string;
-  state: DeliveryState;
-  /** Attempts made so far, across re-enables. */
-  attempts: number;
-}
-
-export interface WebhookDispatcher {
-  /** Queues an event behind the earlier events of `orderingKey` (the company id). Never throws. */
-  enqueue(event: WebhookEvent, orderingKey: string): void;
+export interface WebhookDispatcher extends EventDestinations {
+  /** Stores an event behind the earlier events of `orderingKey` (the company id) and delivers it. Never throws. */
+  enqueue(event: WebhookEvent, orderingKey: string, partnerId?: string): void;
   /**
-   * Re-enables a disabled endpoint: queues a `webhook_endpoint.disabled` event ahead of everything, then resumes
-   * the kept events in order. Returns false (and does nothing) when the endpoint was not disabled.
+   * Re-enables a disabled endpoint: stores a `webhook_endpoint.disabled` event ahead of everything, then resumes
+   * the held events in order. False (and nothing done) when the endpoint was not disabled.
    */
-  reenable(): boolean;
-  isDisabled(): boolean;
-  /** Attempts, oldest first, bounded by `journalCapacity`. */
-  journal(): JournalEntry[];
-  /** Recently delivered events and every queued one, in enqueue order. */
-  deliveries(): DeliveryRecord[];
+  reenable(): Promise<boolean>;
+  isDisabled(): Promise<boolean>;
+  /** The newest `limit` attempts, oldest first. */
+  journal(limit?: number): Promise<AttemptRecord[]>;
+  /** Recently delivered events and every undelivered one, in the order stored. */
+  deliveries(): Promise<DeliveryRecord[]>;
   /**
-   * Resolves once nothing can progress on its own: no attempt in flight, no retry scheduled and nothing ready to
-   * send. Events held by a disabled endpoint do not keep it waiting, since only `reenable()` moves them.
+   * Resolves once nothing can progress on its own: no attempt in flight from this process and nothing due or
+   * scheduled on an enabled endpoint. Events held by a disabled endpoint do not keep it waiting.
    */
   idle(): Promise<void>;
-  /** Stops timers and aborts attempts in flight; queued events stay in memory but are no longer sent. */
+  /** Stops claiming, aborts attempts in flight (their lanes are given back as they were). */
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /** createCompany (submits a formation), getCompany, listCompanies. */
-import type { Company, EntityType, FormationStatus } from '../../../generated/openapi.js';
+import type { Company } from '../../../generated/openapi.js';
 import { notFound, validationFailed } from '../../http/api-error.ts';
 import type { CursorCodec } from '../../http/cursor.ts';
 import { newId } from '../../ids.ts';
@@ -9,38 +9,34 @@ import { partnerOf, type Handlers } from '../handler.ts';
 import { listPayload, readListQuery } from '../paging.ts';
 import { checkFormationRules, type FormationRequest } from './formation-rules.ts';
 
-export function companyHandlers(services: { store: Store; cursors: CursorCodec; formation: FormationEngine; now: () => Date }): Handlers {
+export function companyHandlers(services: { store: Store; cursors: CursorCodec; formation: FormationEngine; now: () => Date }): Pick<Handlers, 'createCompany' | 'getCompany' | 'listCompanies'> {
   const { store, cursors, formation, now } = services;
   return {
     async createCompany(context) {
       const partner = partnerOf(context);
-      const request = context.body as FormationRequest;
-      const customer = await store.getCustomer(partner.id, request.serviceCustomerId);
+      const request: FormationRequest = context.body;
+      const customer = await store.customers.get(partner.id, request.serviceCustomerId);
       const problems = checkFormationRules(request, customer !== undefined);
       if (problems.length > 0) throw validationFailed(problems);
       const company = newCompany(request, now());
-      await store.insertCompany(partner.id, company);
-      formation.start(partner.id, company);
+      await formation.start(partner.id, company);
       return { status: 202, payload: company };
     },
 
     async getCompany(context) {
       const partner = partnerOf(context);
-      const companyId = context.pathParams.companyId as string;
-      const company = await store.getCompany(partner.id, companyId);
+      const { companyId } = context.path;
+      const company = await store.companies.get(partner.id, companyId);
       if (!company) throw notFound(`company ${companyId}`);
       return { status: 200, payload: company };
     },
 
     async listCompanies(context) {
       const partner = partnerOf(context);
-      const filter = {
-        serviceCustomerId: context.query.serviceCustomerId as string | undefined,
-        status: context.query.status as FormationStatus | undefined,
-        entityType: context.query.entityType as EntityType | undefined,
-      };
+      const { serviceCustomerId, status, entityType } = context.query;
+      const filter = { serviceCustomerId, status, entityType };
       const scope = { list: 'companies', partner: partner.id, ...filter };
-      const page = await store.listCompanies(partner.id, filter, readListQuery(context.query, cursors, scope));
+      const page = await store.companies.list(partner.id, filter, readListQuery(context.query, cursors, scope));
       return { status: 200, payload: listPayload(page, cursors, scope) };
     },
   };

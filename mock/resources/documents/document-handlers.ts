@@ -6,35 +6,34 @@ import type { Store } from '../../store/store.ts';
 import { partnerOf, type Handlers } from '../handler.ts';
 import { listPayload, readListQuery } from '../paging.ts';
 
-export function documentHandlers({ store, cursors, signer }: { store: Store; cursors: CursorCodec; signer: DownloadUrlSigner }): Handlers {
+export function documentHandlers({ store, cursors, signer }: { store: Store; cursors: CursorCodec; signer: DownloadUrlSigner }): Pick<Handlers, 'listCompanyDocuments' | 'getCompanyDocument' | 'downloadCompanyDocument'> {
   return {
     async listCompanyDocuments(context) {
       const partner = partnerOf(context);
-      const companyId = context.pathParams.companyId as string;
-      if (!(await store.getCompany(partner.id, companyId))) throw notFound(`company ${companyId}`);
+      const { companyId } = context.path;
+      if (!(await store.companies.get(partner.id, companyId))) throw notFound(`company ${companyId}`);
       const filters = { list: 'documents', partner: partner.id, companyId };
-      const page = await store.listDocuments(partner.id, companyId, readListQuery(context.query, cursors, filters));
+      const page = await store.documents.list(partner.id, companyId, readListQuery(context.query, cursors, filters));
       return { status: 200, payload: listPayload(page, cursors, filters) };
     },
 
     async getCompanyDocument(context) {
       const partner = partnerOf(context);
-      const companyId = context.pathParams.companyId as string;
-      const documentId = context.pathParams.documentId as string;
-      if (!(await store.getCompany(partner.id, companyId))) throw notFound(`company ${companyId}`);
-      const stored = await store.getDocument(partner.id, companyId, documentId);
+      const { companyId, documentId } = context.path;
+      if (!(await store.companies.get(partner.id, companyId))) throw notFound(`company ${companyId}`);
+      const stored = await store.documents.get(partner.id, companyId, documentId);
       if (!stored) throw notFound(`document ${documentId} of company ${companyId}`);
       const { url, expiresAt } = signer.sign({ baseUrl: context.baseUrl, companyId, documentId });
       return { status: 200, payload: { ...stored.document, downloadUrl: url, downloadUrlExpiresAt: expiresAt.toISOString() } };
     },
 
     async downloadCompanyDocument(context) {
-      const companyId = context.pathParams.companyId as string;
-      const documentId = context.pathParams.documentId as string;
-      const verdict = signer.verify({ companyId, documentId, expires: context.query.expires as number, signature: context.query.signature as string });
+      const { companyId, documentId } = context.path;
+      const { expires, signature } = context.query;
+      const verdict = signer.verify({ companyId, documentId, expires: expires ?? '', signature: signature ?? '' });
       if (verdict === 'expired') throw new ApiError(403, 'E_DOWNLOAD_URL_EXPIRED', 'This download URL has expired; ask getCompanyDocument for a fresh one.');
       if (verdict !== 'valid') throw new ApiError(403, 'E_DOWNLOAD_URL_INVALID', 'This download URL is not valid; ask getCompanyDocument for a fresh one.');
-      const stored = await store.getDocumentAnyPartner(companyId, documentId);
+      const stored = await store.documents.getAnyPartner(companyId, documentId);
       if (!stored) throw notFound(`document ${documentId} of company ${companyId}`);
       return {
         status: 200,

@@ -1,5 +1,8 @@
 /** The mock's settings (flags, their environment twins, refusals, --help) and the built mock as a process. */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +33,10 @@ function refusal(argv: string[], env: NodeJS.ProcessEnv = {}): ConfigError {
 
 /** Every flag, with its environment twin, and a valid value for it. */
 const flags: { flag: string; env: string; value: string }[] = [
+  { flag: 'store', env: 'STORE', value: 'redis://127.0.0.1:6390/2' },
+  { flag: 'seed', env: 'SEED_FILE', value: 'examples/seed.json' },
+  { flag: 'journal-size', env: 'JOURNAL_SIZE', value: '512KiB' },
+  { flag: 'unhandled-operations', env: 'UNHANDLED_OPERATIONS', value: 'examples' },
   { flag: 'port', env: 'PORT', value: '5001' },
   { flag: 'host', env: 'HOST', value: '0.0.0.0' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', value: 'production' },
@@ -59,8 +66,13 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       environment: 'sandbox',
       publicUrl: undefined,
+      store: { kind: 'sqlite', path: resolve('.mock-data/state.db') },
+      seedFile: undefined,
+      unhandledOperations: 'refuse',
+      journalMaxBytes: 16 * 1024 * 1024,
       webhookUrl: undefined,
-      webhookSecretGenerated: true,
+      // None given: the mock makes one once and keeps it in the store.
+      webhookSecret: undefined,
       webhookRetryDelaysMs: [500, 1000, 2000, 4000, 8000, 16000, 16000],
       webhookTimeoutMs: 15_000,
       formationTimeline: 'auto',
@@ -76,9 +88,19 @@ describe('parseConfig', () => {
       logFormat: process.stdout.isTTY ? 'pretty' : 'json',
       contractPath: defaultContractPath,
     });
-    expect(config.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/=]{16,}$/);
-    // A new secret at every start, not a constant baked in.
-    expect(configOf([]).webhookSecret).not.toBe(config.webhookSecret);
+  });
+
+  it('reads the store as memory, a SQLite path (relative to the working folder) or a Redis URL', () => {
+    expect(configOf(['--store', 'memory']).store).toEqual({ kind: 'memory' });
+    expect(configOf(['--store', 'sqlite:/tmp/a.db']).store).toEqual({ kind: 'sqlite', path: '/tmp/a.db' });
+    expect(configOf(['--store', 'sqlite:data/b.db']).store).toEqual({ kind: 'sqlite', path: resolve('data/b.db') });
+    expect(configOf(['--store', 'redis://localhost:6379/3']).store).toEqual({ kind: 'redis', url: 'redis://localhost:6379/3' });
+  });
+
+  it('never repeats a Redis password in a refusal', () => {
+    const message = refusal(['--store', 'redis://user:s3cret@localhost:6379/db']).message;
+    expect(message).toContain('--store');
+    expect(message).not.toContain('s3cret');
   });
 
   it('uses the production rate limit in production', () => {
@@ -95,7 +117,10 @@ describe('parseConfig', () => {
       publicUrl: 'https://mock.example.com',
       webhookUrl: 'http://127.0.0.1:9999/hooks',
       webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      webhookSecretGenerated: false,
+      store: { kind: 'redis', url: 'redis://127.0.0.1:6390/2' },
+      seedFile: 'examples/seed.json',
+      journalMaxBytes: 512 * 1024,
+      unhandledOperations: 'examples',
       webhookRetryDelaysMs: [1000, 2000],
       webhookTimeoutMs: 3000,
       formationTimeline: 'manual',
@@ -147,6 +172,12 @@ describe('parseConfig', () => {
     [['--rate-limit', '0'], '--rate-limit'],
     [['--rate-limit', '500001'], '--rate-limit'],
     [['--log-level', 'loud'], '--log-level'],
+    [['--store', 'postgres://db'], '--store'],
+    [['--store', 'sqlite:'], '--store'],
+    [['--store', 'redis://localhost:6379/x'], '--store'],
+    [['--journal-size', '1KiB'], '--journal-size'],
+    [['--journal-size', 'lots'], '--journal-size'],
+    [['--unhandled-operations', 'guess'], '--unhandled-operations'],
     [['--nonsense'], 'nonsense'],
   ])('refuses %j with a ConfigError naming %s', (argv, name) => {
     expect(refusal(argv).message).toContain(name);
@@ -195,8 +226,13 @@ describe('the built mock', () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('prints a JSON start line with its URL and the generated secret, serves, and exits 0 on SIGTERM', async () => {
-    const started = spawn(process.execPath, ['.build/main.mjs', '--port', '0', '--log-format', 'json'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const data = mkdtempSync(join(tmpdir(), 'built-mock-'));
+  afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+  it('prints a JSON start line with its URL, its store and the secret it keeps, serves, and exits 0 on SIGTERM', async () => {
+    const store = `sqlite:${join(data, 'state.db')}`;
+    const args = ['.build/main.mjs', '--port', '0', '--log-format', 'json', '--store', store, '--webhook-url', 'http://127.0.0.1:9/hooks'];
+    const started = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     let stdout = '';
     let stderr = '';
@@ -218,7 +254,7 @@ describe('the built mock', () => {
     }
     const line = startLine();
     expect(line, `stdout: ${stdout}\nstderr: ${stderr}`).toBeDefined();
-    expect(line).toMatchObject({ environment: 'sandbox', validateResponses: true });
+    expect(line).toMatchObject({ environment: 'sandbox', validateResponses: true, store });
     expect(line?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(stdout).toMatch(/Webhook signing secret .*: whsec_[A-Za-z0-9+/=]{16,}/);
 
@@ -238,10 +274,21 @@ describe('the built mock', () => {
     expect(await exited).toBe(0);
     expect(Date.now() - sentAt).toBeLessThan(5_000);
     expect(stdout).toContain('shutting down');
+
+    // The secret was made once and kept: started again on the same store, the mock signs with the same one.
+    const secret = /Webhook signing secret .*: (whsec_\S+)/.exec(stdout)?.[1];
+    const restarted = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = restarted;
+    let restartedOut = '';
+    restarted.stdout?.on('data', (chunk: Buffer) => (restartedOut += chunk.toString()));
+    const restartDeadline = Date.now() + 15_000;
+    while (!/Webhook signing secret/.test(restartedOut) && Date.now() < restartDeadline && restarted.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(/Webhook signing secret .*: (whsec_\S+)/.exec(restartedOut)?.[1]).toBe(secret);
+    restarted.kill('SIGTERM');
   });
 
   it('announces where it listens even when the log level hides info, and then logs no requests', async () => {
-    const started = spawn(process.execPath, ['.build/main.mjs', '--port', '0', '--log-format', 'json', '--log-level', 'error'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(process.execPath, ['.build/main.mjs', '--port', '0', '--log-format', 'json', '--log-level', 'error', '--store', 'memory'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     let stdout = '';
     started.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -179,7 +179,7 @@ describe('the compiled request validator and Prism', () => {
   });
 });
 
-describe('an operation the mock has no handler for', () => {
+describe('an operation the mock has no handler for, with --unhandled-operations examples', () => {
   let mock: TestMock | undefined;
   let directory: string;
 
@@ -215,7 +215,8 @@ describe('an operation the mock has no handler for', () => {
     };
     const path = join(directory, 'openapi.json');
     await writeFile(path, JSON.stringify(extended));
-    mock = await startTestMock({ contractPath: path });
+    await expect(startTestMock({ contractPath: path })).rejects.toThrow(/no handler for: ping\..*--unhandled-operations examples/);
+    mock = await startTestMock({ contractPath: path, unhandledOperations: 'examples' });
   });
 
   afterAll(async () => {

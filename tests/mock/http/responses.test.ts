@@ -6,13 +6,14 @@ import { closeCheckingJournal, journalOf } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 
 const brokenPage = { data: [{ code: 'XX' }], hasMore: false, nextCursor: null };
-const handlers: Handlers = {
+// Each breaks the contract on purpose, which the handlers' types forbid: hence the casts.
+const handlers: Partial<Handlers> = {
   // A state without its name and type: the UsState schema requires both.
-  listStates: () => ({ status: 200, payload: brokenPage }),
+  listStates: () => ({ status: 200, payload: brokenPage }) as never,
   // A status the operation does not declare.
-  listCountries: () => ({ status: 201, payload: { data: [], hasMore: false, nextCursor: null } }),
+  listCountries: () => ({ status: 201, payload: { data: [], hasMore: false, nextCursor: null } }) as never,
   // JSON operation answered with a file.
-  listNaicsCodes: () => ({ status: 200, file: new TextEncoder().encode('code,title'), contentType: 'text/csv' }),
+  listNaicsCodes: () => ({ status: 200, file: new TextEncoder().encode('code,title'), contentType: 'text/csv' }) as never,
 };
 
 let mock: TestMock;

@@ -4,12 +4,12 @@
  * answer something the contract forbids. That must fail the file too.
  */
 import { expect } from 'vitest';
+import { readMockJournal } from '../../../contract-tests/support/mock-admin.ts';
 import type { JournalEntry } from '../../../mock/admin/request-journal.ts';
 
-export async function journalOf(mock: { url: string }): Promise<JournalEntry[]> {
-  const response = await fetch(`${mock.url}/_mock/requests?limit=10000`);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { requests: JournalEntry[] }).requests;
+/** The mock's whole request journal, oldest first. */
+export function journalOf(mock: { url: string }): Promise<JournalEntry[]> {
+  return readMockJournal(mock.url);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   roomyTimeoutMs,
   sleep,
   submittedEvent,
+  testStore,
 } from './support/fixtures.ts';
 import { startReceiver, type Reply } from './support/receiver.ts';
 
@@ -32,7 +33,7 @@ async function disabledEndpoint() {
   );
   const logger = captureLogger();
   const dispatcher = resources.track(
-    createWebhookDispatcher({ endpointUrl: receiver.url, secret, retryDelaysMs: [20, 20], attemptTimeoutMs: roomyTimeoutMs, logger }),
+    createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs: [20, 20], attemptTimeoutMs: roomyTimeoutMs, logger }),
   );
   const events = { a: [submittedEvent(a, 1), submittedEvent(a, 2)], b: [submittedEvent(b, 1)] };
   for (const event of events.a) dispatcher.enqueue(event, a);
@@ -45,10 +46,10 @@ describe('a disabled webhook endpoint', () => {
   it('is disabled once the last retry of an event fails, and then nothing more is sent', async () => {
     const { receiver, dispatcher, logger, events } = await disabledEndpoint();
 
-    expect(dispatcher.isDisabled()).toBe(true);
+    expect((await dispatcher.isDisabled())).toBe(true);
     const firstOfA = events.a[0]!.id;
     expect(receiver.requests.filter((request) => request.event?.id === firstOfA)).toHaveLength(3);
-    expect(dispatcher.journal().filter((entry) => entry.eventId === firstOfA).map((entry) => entry.outcome)).toEqual([
+    expect((await dispatcher.journal()).filter((entry) => entry.eventId === firstOfA).map((entry) => entry.outcome)).toEqual([
       'failed',
       'failed',
       'disabled',
@@ -62,7 +63,7 @@ describe('a disabled webhook endpoint', () => {
     await sleep(60);
     expect(receiver.requests).toHaveLength(sent);
 
-    expect(dispatcher.deliveries().map(({ eventId, state }) => ({ eventId, state }))).toEqual([
+    expect((await dispatcher.deliveries()).map(({ eventId, state }) => ({ eventId, state }))).toEqual([
       { eventId: events.a[0]!.id, state: 'held' },
       { eventId: events.a[1]!.id, state: 'held' },
       { eventId: events.b[0]!.id, state: 'delivered' },
@@ -77,8 +78,8 @@ describe('a disabled webhook endpoint', () => {
     const before = receiver.requests.length;
     accept();
 
-    expect(dispatcher.reenable()).toBe(true);
-    expect(dispatcher.isDisabled()).toBe(false);
+    expect((await dispatcher.reenable())).toBe(true);
+    expect((await dispatcher.isDisabled())).toBe(false);
     await dispatcher.idle();
 
     const after = receiver.requests.slice(before);
@@ -94,8 +95,8 @@ describe('a disabled webhook endpoint', () => {
       events.a.map((event) => event.id),
     );
     expect(kept.filter((event) => event.data['serviceCompanyId'] === b).map((event) => event.id)).toEqual([laterForB.id]);
-    expect(dispatcher.deliveries().every((delivery) => delivery.state === 'delivered')).toBe(true);
-    expect(dispatcher.deliveries()).toContainEqual(
+    expect((await dispatcher.deliveries()).every((delivery) => delivery.state === 'delivered')).toBe(true);
+    expect((await dispatcher.deliveries())).toContainEqual(
       expect.objectContaining({ eventId: notice?.id, orderingKey: endpointOrderingKey, attempts: 1 }),
     );
   });
@@ -110,11 +111,11 @@ describe('a disabled webhook endpoint', () => {
       return { status: 500 };
     };
 
-    dispatcher.reenable();
+    (await dispatcher.reenable());
     await dispatcher.idle();
 
-    expect(dispatcher.isDisabled()).toBe(false);
-    expect(dispatcher.journal().filter((entry) => entry.eventId === firstOfA).map((entry) => entry.attempt)).toEqual([
+    expect((await dispatcher.isDisabled())).toBe(false);
+    expect((await dispatcher.journal()).filter((entry) => entry.eventId === firstOfA).map((entry) => entry.attempt)).toEqual([
       1, 2, 3, 4, 5, 6,
     ]);
     expect(receiver.accepted().filter((event) => event.data['serviceCompanyId'] === a)).toHaveLength(2);
@@ -123,19 +124,19 @@ describe('a disabled webhook endpoint', () => {
   it('disables again when the notice itself cannot be delivered, keeping it for the next re-enable', async () => {
     const { receiver, dispatcher } = await disabledEndpoint();
 
-    dispatcher.reenable();
+    (await dispatcher.reenable());
     await dispatcher.idle();
-    expect(dispatcher.isDisabled()).toBe(true);
+    expect((await dispatcher.isDisabled())).toBe(true);
     const firstNotice = receiver.requests.at(-1)?.event;
     expect(firstNotice?.type).toBe('webhook_endpoint.disabled');
-    expect(dispatcher.deliveries().find((delivery) => delivery.eventId === firstNotice?.id)).toMatchObject({
+    expect((await dispatcher.deliveries()).find((delivery) => delivery.eventId === firstNotice?.id)).toMatchObject({
       state: 'held',
       attempts: 3,
     });
 
     receiver.policy = () => ({ status: 200 });
     const before = receiver.requests.length;
-    dispatcher.reenable();
+    (await dispatcher.reenable());
     await dispatcher.idle();
 
     const [second, first] = receiver.requests.slice(before).map((request) => request.event);
@@ -148,13 +149,13 @@ describe('a disabled webhook endpoint', () => {
     const secret = newSecret();
     const receiver = resources.track(await startReceiver(secret, () => ({ status: 200 })));
     const dispatcher = resources.track(
-      createWebhookDispatcher({ endpointUrl: receiver.url, secret, retryDelaysMs: [], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
+      createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs: [], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
     );
 
-    expect(dispatcher.reenable()).toBe(false);
+    expect((await dispatcher.reenable())).toBe(false);
     dispatcher.enqueue(submittedEvent(a), a);
     await dispatcher.idle();
-    expect(dispatcher.reenable()).toBe(false);
+    expect((await dispatcher.reenable())).toBe(false);
     expect(receiver.requests.map((request) => request.event?.type)).toEqual(['company.formation.submitted']);
   });
 });

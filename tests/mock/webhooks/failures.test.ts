@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../../mock/webhooks/dispatcher.ts';
-import { captureLogger, companyId, harness, newSecret, roomyTimeoutMs, submittedEvent } from './support/fixtures.ts';
+import { captureLogger, companyId, harness, newSecret, roomyTimeoutMs, submittedEvent, testStore } from './support/fixtures.ts';
 import { startReceiver, type Reply } from './support/receiver.ts';
 
 const resources = harness();
@@ -19,7 +19,7 @@ async function deliverOnceThrough(firstReply: Reply, attemptTimeoutMs = roomyTim
   );
   const logger = captureLogger();
   const dispatcher = resources.track(
-    createWebhookDispatcher({ endpointUrl: receiver.url, secret, retryDelaysMs, attemptTimeoutMs, logger }),
+    createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs, attemptTimeoutMs, logger }),
   );
   const event = submittedEvent(company);
   dispatcher.enqueue(event, company);
@@ -32,7 +32,7 @@ describe('webhook delivery failures', () => {
     const { receiver, dispatcher, event } = await deliverOnceThrough({ status });
 
     expect(receiver.accepted().map((accepted) => accepted.id)).toEqual([event.id]);
-    expect(dispatcher.journal().map(({ attempt, status, outcome }) => ({ attempt, status, outcome }))).toEqual([
+    expect((await dispatcher.journal()).map(({ attempt, status, outcome }) => ({ attempt, status, outcome }))).toEqual([
       { attempt: 1, status, outcome: 'failed' },
       { attempt: 2, status: 200, outcome: 'delivered' },
     ]);
@@ -42,7 +42,7 @@ describe('webhook delivery failures', () => {
     const { receiver, dispatcher, event } = await deliverOnceThrough('hang', 200);
 
     expect(receiver.accepted().map((accepted) => accepted.id)).toEqual([event.id]);
-    const journal = dispatcher.journal();
+    const journal = (await dispatcher.journal());
     expect(journal[0]).toMatchObject({ attempt: 1, outcome: 'failed', error: 'timeout: no answer within 200 ms' });
     expect(journal[0]?.status).toBeUndefined();
     expect(journal[0]?.durationMs).toBeGreaterThanOrEqual(150);
@@ -53,7 +53,7 @@ describe('webhook delivery failures', () => {
     const { receiver, dispatcher } = await deliverOnceThrough({ status: 302, headers: { location: '/elsewhere' } });
 
     expect(receiver.requests.map((request) => request.path)).toEqual(['/webhooks', '/webhooks']);
-    expect(dispatcher.journal()[0]).toMatchObject({ status: 302, outcome: 'failed', error: expect.stringMatching(/redirect/) });
+    expect((await dispatcher.journal())[0]).toMatchObject({ status: 302, outcome: 'failed', error: expect.stringMatching(/redirect/) });
   });
 
   it('logs a failure as a warning with the next retry delay and a success at debug level', async () => {
@@ -69,7 +69,7 @@ describe('webhook delivery failures', () => {
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const dispatcher = resources.track(
-      createWebhookDispatcher({
+      createWebhookDispatcher({ store: testStore(),
         endpointUrl: `http://127.0.0.1:${port}/webhooks`,
         secret: newSecret(),
         retryDelaysMs: [1],
@@ -81,20 +81,20 @@ describe('webhook delivery failures', () => {
     dispatcher.enqueue(submittedEvent(company), company);
     await dispatcher.idle();
 
-    expect(dispatcher.journal().map(({ outcome }) => outcome)).toEqual(['failed', 'disabled']);
-    expect(dispatcher.journal()[0]?.error).toMatch(/ECONNREFUSED/);
+    expect((await dispatcher.journal()).map(({ outcome }) => outcome)).toEqual(['failed', 'disabled']);
+    expect((await dispatcher.journal())[0]?.error).toMatch(/ECONNREFUSED/);
   });
 
   it.each(['not a url', 'ftp://127.0.0.1/webhooks', 'http://'])('survives the endpoint URL %j', async (endpointUrl) => {
     const logger = captureLogger();
     const dispatcher = resources.track(
-      createWebhookDispatcher({ endpointUrl, secret: newSecret(), retryDelaysMs: [1], attemptTimeoutMs: roomyTimeoutMs, logger }),
+      createWebhookDispatcher({ store: testStore(), endpointUrl, secret: newSecret(), retryDelaysMs: [1], attemptTimeoutMs: roomyTimeoutMs, logger }),
     );
 
     expect(() => dispatcher.enqueue(submittedEvent(company), company)).not.toThrow();
     await dispatcher.idle();
 
-    expect(dispatcher.isDisabled()).toBe(true);
-    expect(dispatcher.journal().every((entry) => typeof entry.error === 'string')).toBe(true);
+    expect((await dispatcher.isDisabled())).toBe(true);
+    expect((await dispatcher.journal()).every((entry) => typeof entry.error === 'string')).toBe(true);
   });
 });

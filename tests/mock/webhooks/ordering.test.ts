@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../../mock/webhooks/dispatcher.ts';
 import type { WebhookEvent } from '../../../mock/webhooks/events.ts';
-import { captureLogger, companyId, harness, newSecret, roomyTimeoutMs, submittedEvent } from './support/fixtures.ts';
+import { captureLogger, companyId, harness, newSecret, roomyTimeoutMs, submittedEvent, testStore } from './support/fixtures.ts';
 import { startReceiver, type ReceivedEvent } from './support/receiver.ts';
 
 const resources = harness();
@@ -34,7 +34,7 @@ describe('webhook ordering', () => {
       await startReceiver(secret, () => ({ status: 200, delayMs: Math.floor(Math.random() * 15) })),
     );
     const dispatcher = resources.track(
-      createWebhookDispatcher({ endpointUrl: receiver.url, secret, retryDelaysMs: [5], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
+      createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs: [5], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
     );
     const companies = [companyId('a'), companyId('b')];
 
@@ -61,27 +61,27 @@ describe('webhook ordering', () => {
       }),
     );
     const dispatcher = resources.track(
-      createWebhookDispatcher({ endpointUrl: receiver.url, secret, retryDelaysMs: [2, 2, 2], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
+      createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs: [2, 2, 2], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
     );
     const companies = [companyId('a'), companyId('b'), companyId('c')];
 
     const sent = enqueueInterleaved((event, key) => dispatcher.enqueue(event, key), companies);
     await dispatcher.idle();
 
-    expect(dispatcher.isDisabled()).toBe(false);
+    expect((await dispatcher.isDisabled())).toBe(false);
     expect(receiver.requests.every((request) => request.verified)).toBe(true);
     expect(receiver.requests).toHaveLength(2 * companies.length * perCompany);
     const acceptedIds = receiver.accepted().map((event) => event.id);
     expect(new Set(acceptedIds).size).toBe(acceptedIds.length);
     for (const company of companies) expect(acceptedIdsOf(receiver.accepted(), company)).toEqual(sent.get(company));
-    expect(dispatcher.deliveries().every((delivery) => delivery.state === 'delivered')).toBe(true);
+    expect((await dispatcher.deliveries()).every((delivery) => delivery.state === 'delivered')).toBe(true);
   });
 
   it('never has more attempts in flight than maxConcurrency', async () => {
     const secret = newSecret();
     const receiver = resources.track(await startReceiver(secret, () => ({ status: 204, delayMs: 10 })));
     const dispatcher = resources.track(
-      createWebhookDispatcher({
+      createWebhookDispatcher({ store: testStore(),
         endpointUrl: receiver.url,
         secret,
         retryDelaysMs: [],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../../mock/webhooks/dispatcher.ts';
 import { userAgent } from '../../../mock/webhooks/signing.ts';
-import { captureLogger, companyId, harness, newSecret, roomyTimeoutMs, submittedEvent } from './support/fixtures.ts';
+import { captureLogger, companyId, harness, newSecret, roomyTimeoutMs, submittedEvent, testStore } from './support/fixtures.ts';
 import { startReceiver } from './support/receiver.ts';
 
 const resources = harness();
@@ -12,7 +12,7 @@ describe('webhook signing', () => {
     const secret = newSecret();
     const receiver = resources.track(await startReceiver(secret, () => ({ status: 200 })));
     const dispatcher = resources.track(
-      createWebhookDispatcher({ endpointUrl: receiver.url, secret, retryDelaysMs: [], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
+      createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs: [], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
     );
     const event = submittedEvent(companyId('a'));
 
@@ -41,7 +41,7 @@ describe('webhook signing', () => {
     let tick = 0;
     const start = Date.now() - 60_000;
     const dispatcher = resources.track(
-      createWebhookDispatcher({
+      createWebhookDispatcher({ store: testStore(),
         endpointUrl: receiver.url,
         secret,
         retryDelaysMs: [5, 5],
@@ -66,7 +66,7 @@ describe('webhook signing', () => {
 
   it('refuses a secret that is not base64 when created, not on each delivery', () => {
     expect(() =>
-      createWebhookDispatcher({ secret: 'whsec_***', retryDelaysMs: [], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
+      createWebhookDispatcher({ store: testStore(), secret: 'whsec_***', retryDelaysMs: [], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
     ).toThrow();
   });
 });

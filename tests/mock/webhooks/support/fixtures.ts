@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../../../mock/ids.ts';
+import { createMemoryStore } from '../../../../mock/store/memory/memory-store.ts';
+import { defaultStoreOptions, type Store, type StoreOptions } from '../../../../mock/store/store.ts';
 import type { WebhookEventOf } from '../../../../mock/webhooks/events.ts';
 import type { DispatcherLogger } from '../../../../mock/webhooks/types.ts';
 import { contractSchema } from '../../../support/contract-schemas.ts';
@@ -48,6 +50,15 @@ export function captureLogger(): DispatcherLogger & { lines: LogLine[] } {
   return { lines, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
 }
 
+
+/** A memory store for a dispatcher under test; events it must drop are logged to `logger` as the mock does. */
+export function testStore(options: Partial<StoreOptions> = {}, logger?: DispatcherLogger): Store {
+  return createMemoryStore({
+    ...defaultStoreOptions,
+    ...options,
+    onDroppedEvent: (event) => logger?.error(event, 'webhook event dropped: too many events waiting for delivery'),
+  });
+}
 
 /** Validates against a schema of the bundled contract, e.g. `WebhookEndpointDisabledEvent`. */
 export async function contractValidator(schemaName: string) {

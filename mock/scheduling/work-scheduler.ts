@@ -1,0 +1,80 @@
+/**
+ * Runs a piece of background work (the formation timeline, webhook delivery) when it is next due: at the time the
+ * work itself reports, whenever this process wakes it (it just scheduled something), and, on a store other
+ * processes also write, at least every `pollMs` (another replica may have scheduled something, or died holding
+ * work whose lease then runs out). One run at a time; a wake during a run makes it run again.
+ */
+export interface WorkScheduler {
+  /** Runs the work at `at` (now, when omitted), unless a run is already due earlier. */
+  wake(at?: number): void;
+  /** Stops the timers and waits for a run in progress. */
+  close(): Promise<void>;
+}
+
+export function createWorkScheduler(options: {
+  /** Does what is due and says when to run next (undefined: nothing waits). */
+  work: () => Promise<number | undefined>;
+  /** Run at least this often, for work other processes may add; undefined: only when due or woken. */
+  pollMs?: number;
+  onError: (error: unknown) => void;
+  /** How long to wait after a failed run before the next. */
+  retryAfterErrorMs?: number;
+}): WorkScheduler {
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let running: Promise<void> | undefined;
+  let rerun = false;
+  let closed = false;
+
+  const arm = (at: number) => {
+    if (closed || at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    // At least a millisecond: a run that reports work due now yields to requests before it runs again.
+    timer = setTimeout(fire, Math.max(1, at - Date.now()));
+    timer.unref();
+  };
+
+  const runOnce = async (): Promise<number | undefined> => {
+    try {
+      return await options.work();
+    } catch (error) {
+      options.onError(error);
+      return Date.now() + (options.retryAfterErrorMs ?? 1000);
+    }
+  };
+
+  const fire = () => {
+    timerAt = Number.POSITIVE_INFINITY;
+    timer = undefined;
+    if (running) {
+      rerun = true;
+      return;
+    }
+    running = (async () => {
+      let next: number | undefined;
+      do {
+        rerun = false;
+        next = await runOnce();
+      } while (rerun && !closed);
+      running = undefined;
+      const poll = options.pollMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.pollMs;
+      arm(Math.min(next ?? Number.POSITIVE_INFINITY, poll));
+    })();
+  };
+
+  return {
+    wake(at = Date.now()) {
+      if (running && at <= Date.now()) {
+        rerun = true;
+        return;
+      }
+      arm(at);
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

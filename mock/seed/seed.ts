@@ -1,0 +1,136 @@
+/**
+ * Seeds the mock with customers and companies (`--seed FILE`, `POST /_mock/seed`), each company taken to the
+ * formation status it should reach. Everything goes through the API itself, with the typed client, so a seed obeys
+ * the same rules as a partner's requests and a bad entry gets the same field-level errors, with pointers into the
+ * seed document. Seeding again is harmless: customers are unique per email, and a company is skipped when its
+ * customer already has one of that name. Entries are applied in order; the first refused one stops the seed, and
+ * what came before it stays (fix the entry and seed again).
+ */
+import type { CCorpFormationRequest, CustomerCreateRequest, FieldError, FormationFailureReason, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
+import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
+
+type FormationBody = Omit<LlcFormationRequest, 'serviceCustomerId'> | Omit<CCorpFormationRequest, 'serviceCustomerId'>;
+
+export interface SeedCompany {
+  formation: FormationBody;
+  /** The status it should reach (default PENDING); anything past PENDING needs the sandbox's simulation. */
+  status?: FormationStatus;
+  failureReason?: FormationFailureReason;
+}
+
+export interface SeedCustomer {
+  customer: CustomerCreateRequest;
+  companies?: SeedCompany[];
+}
+
+export interface SeedPartner {
+  apiKey: string;
+  customers: SeedCustomer[];
+}
+
+export interface SeedReport {
+  partners: number;
+  customers: { created: number; existing: number };
+  companies: { created: number; skipped: number };
+}
+
+/** A seed refused: its problems, as the API words field errors, with pointers into the seed document. */
+export class SeedError extends Error {
+  override name = 'SeedError';
+  constructor(
+    message: string,
+    readonly details: FieldError[],
+  ) {
+    super(message);
+  }
+}
+
+const reachable: readonly FormationStatus[] = ['PENDING', 'SUBMITTED', 'COMPLETED', 'FAILED'];
+
+/** The partners of a seed document: `{ partners: [{ apiKey, customers }] }`, or `{ apiKey?, customers }` for one. */
+export function readSeed(document: unknown, defaultApiKey?: string): { partners: SeedPartner[]; pointer: (index: number) => string } {
+  const problems: FieldError[] = [];
+  const report = (field: string, code: FieldError['code'], message: string) => problems.push({ in: 'body', field, code, message });
+  if (!isObject(document)) throw new SeedError('A seed is a JSON object.', [{ in: 'body', field: '', code: 'E_TYPE', message: 'Must be an object with partners, or with customers.' }]);
+  const single = document.partners === undefined;
+  const partners = single ? [{ apiKey: document.apiKey ?? defaultApiKey, customers: document.customers }] : document.partners;
+  const pointer = (index: number) => (single ? '' : `/partners/${index}`);
+  if (!Array.isArray(partners)) report('/partners', 'E_TYPE', 'Must be an array of { apiKey, customers }.');
+  else {
+    partners.forEach((partner: unknown, index) => {
+      const at = pointer(index);
+      if (!isObject(partner)) return report(at, 'E_TYPE', 'Must be an object with apiKey and customers.');
+      if (typeof partner.apiKey !== 'string') report(`${at}/apiKey`, 'E_REQUIRED', 'The API key of the partner to seed (or send the request with one in Authorization).');
+      if (!Array.isArray(partner.customers)) return report(`${at}/customers`, 'E_TYPE', 'Must be an array of { customer, companies }.');
+      partner.customers.forEach((entry: unknown, n) => checkCustomer(entry, `${at}/customers/${n}`, report));
+    });
+  }
+  if (problems.length > 0) throw new SeedError('The seed is not well formed; see details.', problems);
+  return { partners: partners as SeedPartner[], pointer };
+}
+
+function checkCustomer(entry: unknown, at: string, report: (field: string, code: FieldError['code'], message: string) => void): void {
+  if (!isObject(entry)) return report(at, 'E_TYPE', 'Must be an object with customer and, optionally, companies.');
+  if (!isObject(entry.customer)) report(`${at}/customer`, 'E_REQUIRED', 'The customer to create, as createCustomer takes it.');
+  if (entry.companies === undefined) return;
+  if (!Array.isArray(entry.companies)) return report(`${at}/companies`, 'E_TYPE', 'Must be an array of { formation, status }.');
+  entry.companies.forEach((company: unknown, n) => {
+    const where = `${at}/companies/${n}`;
+    if (!isObject(company)) return report(where, 'E_TYPE', 'Must be an object with formation and, optionally, status.');
+    if (!isObject(company.formation)) report(`${where}/formation`, 'E_REQUIRED', 'The formation to submit, as createCompany takes it, without serviceCustomerId.');
+    else if (company.formation.serviceCustomerId !== undefined) report(`${where}/formation/serviceCustomerId`, 'E_NOT_ALLOWED_VALUE', 'Leave it out: it is the customer the company is listed under.');
+    if (company.status !== undefined && !reachable.includes(company.status as FormationStatus)) report(`${where}/status`, 'E_NOT_ALLOWED_VALUE', `Must be one of ${reachable.join(', ')}.`);
+  });
+}
+
+/** Applies a seed document through the API at `baseUrl`. */
+export async function applySeed(document: unknown, options: { baseUrl: string; defaultApiKey?: string; sandbox: boolean }): Promise<SeedReport> {
+  const { partners, pointer } = readSeed(document, options.defaultApiKey);
+  const report: SeedReport = { partners: partners.length, customers: { created: 0, existing: 0 }, companies: { created: 0, skipped: 0 } };
+  for (const [index, partner] of partners.entries()) {
+    const api = createPartnerClient({ baseUrl: options.baseUrl, apiKey: partner.apiKey });
+    for (const [n, entry] of partner.customers.entries()) {
+      await seedCustomer(api, entry, `${pointer(index)}/customers/${n}`, options.sandbox, report);
+    }
+  }
+  return report;
+}
+
+async function seedCustomer(api: PartnerClient, entry: SeedCustomer, at: string, sandbox: boolean, report: SeedReport): Promise<void> {
+  const { payload: customer } = await refusedAt(`${at}/customer`, () => api.createCustomer(entry.customer));
+  report.customers[customer.created ? 'created' : 'existing'] += 1;
+  const names = new Set<string>();
+  if (!customer.created) for await (const company of paginate(api.listCompanies, { serviceCustomerId: customer.serviceCustomerId, limit: 100 })) names.add(company.name);
+  for (const [n, seed] of (entry.companies ?? []).entries()) {
+    const where = `${at}/companies/${n}`;
+    const status = seed.status ?? 'PENDING';
+    if (status !== 'PENDING' && !sandbox) throw new SeedError(`Reaching ${status} needs the sandbox's simulation; this mock plays production.`, [{ in: 'body', field: `${where}/status`, code: 'E_NOT_ALLOWED_VALUE', message: 'Only PENDING in production.' }]);
+    if (names.has(seed.formation.nameOptions[0] as string)) {
+      report.companies.skipped += 1;
+      continue;
+    }
+    const { payload: company } = await refusedAt(`${where}/formation`, () => api.createCompany({ ...seed.formation, serviceCustomerId: customer.serviceCustomerId } as LlcFormationRequest));
+    names.add(company.name);
+    report.companies.created += 1;
+    if (status === 'PENDING') continue;
+    const target = status === 'SUBMITTED' ? { target: 'NEXT' as const } : status === 'FAILED' ? { target: 'FAILED' as const, failureReason: seed.failureReason ?? 'STATE_REJECTED' } : { target: 'COMPLETED' as const };
+    await refusedAt(where, () => api.simulateCompanyFormation({ companyId: company.serviceCompanyId }, target));
+  }
+}
+
+/** Runs one API call; its refusal becomes the seed's, with the field pointers moved under `at`. */
+async function refusedAt<T>(at: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof PartnerApiError)) throw error;
+    const details: FieldError[] = error.details.length > 0
+      ? error.details.map((detail) => ({ ...detail, in: 'body', field: detail.in === 'body' ? `${at}${detail.field}` : at }))
+      : [{ in: 'body', field: error.code.startsWith('E_AUTH') ? `${at.replace(/\/customers\/.*$/, '')}/apiKey` : at, code: 'E_INVALID', message: `${error.code}: ${error.message}` }];
+    throw new SeedError(`The API refused the seed entry at ${at || '/'}: ${error.message}`, details);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

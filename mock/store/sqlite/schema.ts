@@ -1,0 +1,84 @@
+/**
+ * The SQLite backend's tables. A file records the version of the schema it was made with (`user_version`), so
+ * that a mock of another version refuses it with a clear message instead of misreading it.
+ */
+export const schemaVersion = 1;
+
+export const schema = `
+CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+-- seq numbers a partner's own records, for paging; idem_count is how many idempotency records it holds.
+CREATE TABLE partners (
+  partner_id TEXT PRIMARY KEY, seq INTEGER NOT NULL DEFAULT 0, idem_count INTEGER NOT NULL DEFAULT 0, idem_seq INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+CREATE TABLE customers (
+  partner_id TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, email_lower TEXT NOT NULL, json TEXT NOT NULL,
+  PRIMARY KEY (partner_id, id)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX customers_by_email ON customers (partner_id, email_lower);
+CREATE INDEX customers_by_seq ON customers (partner_id, seq);
+
+CREATE TABLE companies (
+  partner_id TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, customer_id TEXT NOT NULL,
+  status TEXT NOT NULL, entity_type TEXT NOT NULL, json TEXT NOT NULL,
+  PRIMARY KEY (partner_id, id)
+) WITHOUT ROWID;
+CREATE INDEX companies_by_seq ON companies (partner_id, seq);
+CREATE INDEX companies_by_customer ON companies (partner_id, customer_id, seq);
+
+CREATE TABLE documents (
+  partner_id TEXT NOT NULL, company_id TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, json TEXT NOT NULL, file BLOB NOT NULL,
+  PRIMARY KEY (company_id, id)
+) WITHOUT ROWID;
+CREATE INDEX documents_by_seq ON documents (partner_id, company_id, seq);
+
+-- A record is in flight while response_status is NULL: owner holds it until locked_until.
+-- created_seq orders a partner's records for its cap: the oldest first, as they were inserted.
+CREATE TABLE idempotency (
+  partner_id TEXT NOT NULL, scope TEXT NOT NULL, created_seq INTEGER NOT NULL, expires_at INTEGER NOT NULL, owner TEXT,
+  locked_until INTEGER NOT NULL, fingerprint TEXT NOT NULL, response_status INTEGER, response_headers TEXT, response_body BLOB,
+  PRIMARY KEY (partner_id, scope)
+) WITHOUT ROWID;
+CREATE INDEX idempotency_by_expiry ON idempotency (partner_id, expires_at);
+CREATE INDEX idempotency_by_age ON idempotency (partner_id, created_seq);
+
+-- The next step of each formation still going; lease_until > 0 while a process holds it (token).
+CREATE TABLE steps (
+  company_id TEXT PRIMARY KEY, partner_id TEXT NOT NULL, due_at INTEGER NOT NULL, token TEXT, lease_until INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX steps_by_due ON steps (due_at);
+CREATE INDEX steps_by_lease ON steps (lease_until, due_at);
+
+CREATE TABLE events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, partner_id TEXT NOT NULL, type TEXT NOT NULL,
+  ordering_key TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE INDEX events_by_partner ON events (partner_id, seq);
+
+-- One row per event and endpoint; pending ones wait in their lane (endpoint × ordering key), in seq order.
+CREATE TABLE deliveries (
+  endpoint_id TEXT NOT NULL, lane_key TEXT NOT NULL, event_seq INTEGER NOT NULL, partner_id TEXT NOT NULL,
+  state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, round_attempts INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (endpoint_id, lane_key, event_seq)
+) WITHOUT ROWID;
+CREATE INDEX deliveries_by_state ON deliveries (state, event_seq);
+CREATE INDEX deliveries_by_partner ON deliveries (partner_id);
+
+-- A lane exists while it holds pending deliveries; due_seq orders lanes due in the same millisecond.
+CREATE TABLE lanes (
+  endpoint_id TEXT NOT NULL, lane_key TEXT NOT NULL, priority INTEGER NOT NULL, due_at INTEGER NOT NULL, due_seq INTEGER NOT NULL,
+  token TEXT, lease_until INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (endpoint_id, lane_key)
+) WITHOUT ROWID;
+CREATE INDEX lanes_by_due ON lanes (due_at, due_seq);
+
+CREATE TABLE endpoints (id TEXT PRIMARY KEY, disabled_at INTEGER, failed_event_id TEXT) WITHOUT ROWID;
+
+CREATE TABLE attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, partner_id TEXT NOT NULL, json TEXT NOT NULL);
+
+CREATE TABLE journal (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, partner_id TEXT, operation_id TEXT, status INTEGER NOT NULL, bytes INTEGER NOT NULL, json TEXT NOT NULL
+);
+CREATE INDEX journal_by_partner ON journal (partner_id);
+`;

@@ -1,0 +1,590 @@
+/**
+ * The SQLite backend (`--store sqlite:PATH`, the default): one file, no server. It uses Node's built-in
+ * `node:sqlite`, so nothing is compiled at install. The file is in WAL mode with `synchronous = NORMAL`: a commit
+ * survives the mock being killed (only a power loss can take the last ones back). Every method is one
+ * transaction (`BEGIN IMMEDIATE`), and node:sqlite runs each synchronously, so nothing interleaves with it.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { Company, Document } from '../../../generated/openapi.js';
+import { newClaimToken } from '../claim-token.ts';
+import { StoreError } from '../store-error.ts';
+import type {
+  AttemptRecord,
+  CompanyFilter,
+  CustomerRecord,
+  DeliveryRecord,
+  JournalPage,
+  LaneClaim,
+  OutboxEvent,
+  Page,
+  RequestRecord,
+  StepClaim,
+  Store,
+  StoredResponse,
+  StoreOptions,
+} from '../store.ts';
+import { schema, schemaVersion } from './schema.ts';
+
+type Row = Record<string, SQLInputValue>;
+
+const endpointLaneKey = 'webhook_endpoint';
+
+export function openSqliteStore(path: string, options: StoreOptions): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path);
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+  } catch (error) {
+    throw new StoreError(`cannot open the SQLite store ${path}: ${(error as Error).message}`);
+  }
+  migrate(db, path);
+
+  const statements = new Map<string, StatementSync>();
+  const sql = (text: string): StatementSync => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+  const get = (text: string, ...params: SQLInputValue[]) => sql(text).get(...params) as Row | undefined;
+  const all = (text: string, ...params: SQLInputValue[]) => sql(text).all(...params) as Row[];
+  const run = (text: string, ...params: SQLInputValue[]) => sql(text).run(...params);
+
+  let depth = 0;
+  /** One transaction; a nested call joins the outer one. */
+  const tx = <T>(work: () => T): T => {
+    if (depth > 0) return work();
+    db.exec('BEGIN IMMEDIATE');
+    depth += 1;
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      depth -= 1;
+    }
+  };
+
+  const nextSeq = (partnerId: string): number =>
+    Number((get('INSERT INTO partners (partner_id, seq) VALUES (?, 1) ON CONFLICT (partner_id) DO UPDATE SET seq = seq + 1 RETURNING seq', partnerId) as Row).seq);
+  const nextDueSeq = (): number => Number((get("UPDATE meta SET value = value + 1 WHERE name = 'due_seq' RETURNING value") as Row).value);
+
+  const pageOf = <T>(rows: Row[], limit: number, read: (row: Row) => T): Page<T> => {
+    const shown = rows.slice(0, limit);
+    return { items: shown.map(read), hasMore: rows.length > limit, last: shown.length > 0 ? Number(shown.at(-1)?.seq) : undefined };
+  };
+  const json = <T>(row: Row): T => JSON.parse(row.json as string) as T;
+  const beforeSeq = (after: number | undefined) => after ?? Number.MAX_SAFE_INTEGER;
+
+  const pushAttempt = (attempt: AttemptRecord, partnerId: string) => {
+    const { lastInsertRowid } = run('INSERT INTO attempts (partner_id, json) VALUES (?, ?)', partnerId, JSON.stringify(attempt));
+    run('DELETE FROM attempts WHERE id <= ?', Number(lastInsertRowid) - options.attemptJournalCapacity);
+  };
+
+  const makeLaneDue = (endpointId: string, laneKey: string, at: number) =>
+    run('UPDATE lanes SET due_at = ?, due_seq = ?, token = NULL, lease_until = 0 WHERE endpoint_id = ? AND lane_key = ?', at, nextDueSeq(), endpointId, laneKey);
+
+  const storeEvents = (events: readonly OutboxEvent[], now: number) => {
+    for (const { partnerId, event, orderingKey, endpointIds } of events) {
+      if (endpointIds.length === 0) {
+        pushAttempt({ eventId: event.id, type: event.type, orderingKey, attempt: 0, at: new Date(now).toISOString(), durationMs: 0, outcome: 'no-endpoint' }, partnerId);
+        continue;
+      }
+      const seq = Number(
+        (get('INSERT INTO events (id, partner_id, type, ordering_key, body, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq', event.id, partnerId, event.type, orderingKey, JSON.stringify(event), now) as Row).seq,
+      );
+      for (const endpointId of endpointIds) {
+        run("INSERT INTO deliveries (endpoint_id, lane_key, event_seq, partner_id, state) VALUES (?, ?, ?, ?, 'pending')", endpointId, orderingKey, seq, partnerId);
+        run(
+          'INSERT INTO lanes (endpoint_id, lane_key, priority, due_at, due_seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT (endpoint_id, lane_key) DO NOTHING',
+          endpointId,
+          orderingKey,
+          orderingKey === endpointLaneKey ? 1 : 0,
+          now,
+          nextDueSeq(),
+        );
+      }
+    }
+  };
+
+  const headColumns = 'd.event_seq, d.partner_id, d.attempts, d.round_attempts, e.id, e.type, e.body';
+  // The endpoint's own lane is newest first: the notice of the latest disablement goes before older ones.
+  const laneHead = (endpointId: string, laneKey: string) =>
+    get(
+      `SELECT ${headColumns} FROM deliveries d JOIN events e ON e.seq = d.event_seq
+       WHERE d.endpoint_id = ? AND d.lane_key = ? AND d.state = 'pending' ORDER BY d.event_seq ${laneKey === endpointLaneKey ? 'DESC' : 'ASC'} LIMIT 1`,
+      endpointId,
+      laneKey,
+    );
+  const pendingDelivery = (endpointId: string, laneKey: string, eventId: string) =>
+    get(`SELECT ${headColumns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.endpoint_id = ? AND d.lane_key = ? AND e.id = ? AND d.state = 'pending'`, endpointId, laneKey, eventId);
+
+  const companyStatements = new Map<string, string>();
+  const companyListSql = (filter: CompanyFilter): string => {
+    const key = `${filter.serviceCustomerId !== undefined}${filter.status !== undefined}${filter.entityType !== undefined}`;
+    let text = companyStatements.get(key);
+    if (!text) {
+      const where = ['partner_id = ?', 'seq < ?'];
+      if (filter.serviceCustomerId !== undefined) where.push('customer_id = ?');
+      if (filter.status !== undefined) where.push('status = ?');
+      if (filter.entityType !== undefined) where.push('entity_type = ?');
+      text = `SELECT seq, json FROM companies WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`;
+      companyStatements.set(key, text);
+    }
+    return text;
+  };
+
+  const toResponse = (row: Row): StoredResponse => ({
+    status: Number(row.response_status),
+    headers: JSON.parse(row.response_headers as string) as Record<string, string>,
+    body: row.response_body as string | Uint8Array,
+  });
+
+  const store: Store = {
+    description: `sqlite:${path}`,
+    shared: true,
+
+    customers: {
+      async create(partnerId, customer) {
+        return tx(() => {
+          const email = customer.email.toLowerCase();
+          const existing = get('SELECT json FROM customers WHERE partner_id = ? AND email_lower = ?', partnerId, email);
+          if (existing) return { customer: json<CustomerRecord>(existing), created: false };
+          run('INSERT INTO customers (partner_id, id, seq, email_lower, json) VALUES (?, ?, ?, ?, ?)', partnerId, customer.serviceCustomerId, nextSeq(partnerId), email, JSON.stringify(customer));
+          return { customer, created: true };
+        });
+      },
+      async get(partnerId, customerId) {
+        const row = get('SELECT json FROM customers WHERE partner_id = ? AND id = ?', partnerId, customerId);
+        return row ? json<CustomerRecord>(row) : undefined;
+      },
+      async list(partnerId, { email }, page) {
+        const rows =
+          email === undefined
+            ? all('SELECT seq, json FROM customers WHERE partner_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', partnerId, beforeSeq(page.after), page.limit + 1)
+            : all('SELECT seq, json FROM customers WHERE partner_id = ? AND seq < ? AND email_lower = ? ORDER BY seq DESC LIMIT ?', partnerId, beforeSeq(page.after), email.toLowerCase(), page.limit + 1);
+        return pageOf(rows, page.limit, (row) => json<CustomerRecord>(row));
+      },
+    },
+
+    companies: {
+      async get(partnerId, companyId) {
+        const row = get('SELECT json FROM companies WHERE partner_id = ? AND id = ?', partnerId, companyId);
+        return row ? json<Company>(row) : undefined;
+      },
+      async list(partnerId, filter, page) {
+        const params: SQLInputValue[] = [partnerId, beforeSeq(page.after)];
+        if (filter.serviceCustomerId !== undefined) params.push(filter.serviceCustomerId);
+        if (filter.status !== undefined) params.push(filter.status);
+        if (filter.entityType !== undefined) params.push(filter.entityType);
+        return pageOf(all(companyListSql(filter), ...params, page.limit + 1), page.limit, (row) => json<Company>(row));
+      },
+      async ofCustomer(partnerId, customerId, limit) {
+        return all('SELECT json FROM companies WHERE partner_id = ? AND customer_id = ? ORDER BY seq DESC LIMIT ?', partnerId, customerId, limit).map((row) => json<Company>(row));
+      },
+    },
+
+    documents: {
+      async list(partnerId, companyId, page) {
+        const rows = all('SELECT seq, json FROM documents WHERE partner_id = ? AND company_id = ? AND seq > ? ORDER BY seq LIMIT ?', partnerId, companyId, page.after ?? 0, page.limit + 1);
+        return pageOf(rows, page.limit, (row) => json<Document>(row));
+      },
+      async get(partnerId, companyId, documentId) {
+        const row = get('SELECT json, file FROM documents WHERE partner_id = ? AND company_id = ? AND id = ?', partnerId, companyId, documentId);
+        return row ? { document: json<Document>(row), file: row.file as Uint8Array } : undefined;
+      },
+      async getAnyPartner(companyId, documentId) {
+        const row = get('SELECT json, file FROM documents WHERE company_id = ? AND id = ?', companyId, documentId);
+        return row ? { document: json<Document>(row), file: row.file as Uint8Array } : undefined;
+      },
+    },
+
+    idempotency: {
+      async begin({ partnerId, scope, owner }, fingerprint, now, lockMs) {
+        return tx(() => {
+          const row = get('SELECT fingerprint, expires_at, locked_until, response_status, response_headers, response_body FROM idempotency WHERE partner_id = ? AND scope = ?', partnerId, scope);
+          if (row) {
+            const done = row.response_status !== null;
+            if (Number(row.expires_at) > now && (done || Number(row.locked_until) > now)) {
+              return { began: false as const, record: done ? { state: 'done' as const, fingerprint: row.fingerprint as string, response: toResponse(row) } : { state: 'in-flight' as const, fingerprint: row.fingerprint as string } };
+            }
+          }
+          const partner = get(
+            'INSERT INTO partners (partner_id, idem_seq) VALUES (?, 1) ON CONFLICT (partner_id) DO UPDATE SET idem_seq = idem_seq + 1 RETURNING idem_count, idem_seq',
+            partnerId,
+          ) as Row;
+          let count = Number(partner.idem_count);
+          if (row) count -= Number(run('DELETE FROM idempotency WHERE partner_id = ? AND scope = ?', partnerId, scope).changes);
+          count -= Number(run('DELETE FROM idempotency WHERE partner_id = ? AND expires_at <= ?', partnerId, now).changes);
+          run(
+            'INSERT INTO idempotency (partner_id, scope, created_seq, expires_at, owner, locked_until, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            partnerId,
+            scope,
+            Number(partner.idem_seq),
+            now + options.idempotencyTtlMs,
+            owner,
+            now + lockMs,
+            fingerprint,
+          );
+          count += 1;
+          if (count > options.idempotencyMaxRecordsPerPartner) {
+            count -= Number(
+              run(
+                'DELETE FROM idempotency WHERE partner_id = ? AND scope IN (SELECT scope FROM idempotency WHERE partner_id = ? ORDER BY created_seq LIMIT ?)',
+                partnerId,
+                partnerId,
+                count - options.idempotencyMaxRecordsPerPartner,
+              ).changes,
+            );
+          }
+          run('UPDATE partners SET idem_count = ? WHERE partner_id = ?', count, partnerId);
+          return { began: true as const };
+        });
+      },
+      async renew({ partnerId, scope, owner }, now, lockMs) {
+        return run('UPDATE idempotency SET locked_until = ? WHERE partner_id = ? AND scope = ? AND owner = ? AND response_status IS NULL', now + lockMs, partnerId, scope, owner).changes === 1;
+      },
+      async complete({ partnerId, scope, owner }, response) {
+        return (
+          run(
+            'UPDATE idempotency SET response_status = ?, response_headers = ?, response_body = ?, owner = NULL WHERE partner_id = ? AND scope = ? AND owner = ? AND response_status IS NULL',
+            response.status,
+            JSON.stringify(response.headers),
+            response.body,
+            partnerId,
+            scope,
+            owner,
+          ).changes === 1
+        );
+      },
+      async abandon({ partnerId, scope, owner }) {
+        tx(() => {
+          const { changes } = run('DELETE FROM idempotency WHERE partner_id = ? AND scope = ? AND owner = ? AND response_status IS NULL', partnerId, scope, owner);
+          if (changes) run('UPDATE partners SET idem_count = idem_count - ? WHERE partner_id = ?', changes, partnerId);
+        });
+      },
+      async count(partnerId, now) {
+        return Number(
+          (get('SELECT COUNT(*) AS n FROM idempotency WHERE partner_id = ? AND expires_at > ? AND (response_status IS NOT NULL OR locked_until > ?)', partnerId, now, now) as Row).n,
+        );
+      },
+    },
+
+    timeline: {
+      async insert(partnerId, company, dueAt) {
+        tx(() => {
+          run(
+            'INSERT INTO companies (partner_id, id, seq, customer_id, status, entity_type, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            partnerId,
+            company.serviceCompanyId,
+            nextSeq(partnerId),
+            company.serviceCustomerId,
+            company.status,
+            company.entityType,
+            JSON.stringify(company),
+          );
+          run('INSERT INTO steps (company_id, partner_id, due_at) VALUES (?, ?, ?)', company.serviceCompanyId, partnerId, dueAt);
+        });
+      },
+      async claimDue(now, leaseMs, limit) {
+        return tx(() =>
+          all('SELECT company_id, partner_id, due_at FROM steps WHERE due_at <= ? AND lease_until <= ? ORDER BY due_at LIMIT ?', now, now, limit).map((row): StepClaim => {
+            const token = newClaimToken();
+            run('UPDATE steps SET token = ?, lease_until = ? WHERE company_id = ?', token, now + leaseMs, row.company_id as string);
+            return { partnerId: row.partner_id as string, companyId: row.company_id as string, token, dueAt: Number(row.due_at) };
+          }),
+        );
+      },
+      async claim(partnerId, companyId, now, leaseMs) {
+        return tx(() => {
+          const row = get('SELECT partner_id, due_at, lease_until FROM steps WHERE company_id = ?', companyId);
+          if (!row || row.partner_id !== partnerId) return 'none';
+          if (Number(row.lease_until) > now) return 'busy';
+          const token = newClaimToken();
+          run('UPDATE steps SET token = ?, lease_until = ? WHERE company_id = ?', token, now + leaseMs, companyId);
+          return { partnerId, companyId, token, dueAt: Number(row.due_at) };
+        });
+      },
+      async commit(claim, change, next, now) {
+        return tx(() => {
+          const row = get('SELECT token, lease_until FROM steps WHERE company_id = ?', claim.companyId);
+          if (!row || row.token !== claim.token || Number(row.lease_until) <= now) return false;
+          if (change) {
+            const { company, document } = change;
+            run('UPDATE companies SET status = ?, json = ? WHERE partner_id = ? AND id = ?', company.status, JSON.stringify(company), claim.partnerId, company.serviceCompanyId);
+            if (document) {
+              run(
+                'INSERT INTO documents (partner_id, company_id, id, seq, json, file) VALUES (?, ?, ?, ?, ?, ?)',
+                claim.partnerId,
+                document.document.serviceCompanyId,
+                document.document.documentId,
+                nextSeq(claim.partnerId),
+                JSON.stringify(document.document),
+                document.file,
+              );
+            }
+            storeEvents(change.events, now);
+          }
+          if ('done' in next) run('DELETE FROM steps WHERE company_id = ?', claim.companyId);
+          else if ('dueAt' in next) run('UPDATE steps SET due_at = ?, token = NULL, lease_until = 0 WHERE company_id = ?', next.dueAt, claim.companyId);
+          return true;
+        });
+      },
+      async nextDueAt() {
+        // A held step is claimable once its lease ends, and not before it is due: a lease run out on a step that is
+        // never due (the manual timeline) must not read as work due now.
+        const free = get('SELECT MIN(due_at) AS at FROM steps WHERE lease_until = 0')?.at;
+        const leased = get('SELECT MIN(MAX(due_at, lease_until)) AS at FROM steps WHERE lease_until > 0')?.at;
+        const times = [free, leased].filter((at) => at !== null && at !== undefined).map(Number);
+        return times.length > 0 ? Math.min(...times) : undefined;
+      },
+    },
+
+    outbox: {
+      async append(events, now) {
+        tx(() => storeEvents(events, now));
+      },
+      async claim(now, leaseMs, limit) {
+        return tx(() => {
+          const due = all(
+            `SELECT l.endpoint_id, l.lane_key FROM lanes l LEFT JOIN endpoints e ON e.id = l.endpoint_id
+             WHERE l.due_at <= ? AND l.lease_until <= ? AND e.disabled_at IS NULL
+               AND (l.priority = 1 OR NOT EXISTS (SELECT 1 FROM lanes p WHERE p.endpoint_id = l.endpoint_id AND p.priority = 1))
+             ORDER BY l.due_at, l.due_seq LIMIT ?`,
+            now,
+            now,
+            limit,
+          );
+          const claims: LaneClaim[] = [];
+          for (const lane of due) {
+            const endpointId = lane.endpoint_id as string;
+            const laneKey = lane.lane_key as string;
+            const head = laneHead(endpointId, laneKey);
+            if (!head) {
+              run('DELETE FROM lanes WHERE endpoint_id = ? AND lane_key = ?', endpointId, laneKey);
+              continue;
+            }
+            const token = newClaimToken();
+            run('UPDATE lanes SET token = ?, lease_until = ? WHERE endpoint_id = ? AND lane_key = ?', token, now + leaseMs, endpointId, laneKey);
+            claims.push({
+              endpointId,
+              laneKey,
+              token,
+              partnerId: head.partner_id as string,
+              eventId: head.id as string,
+              type: head.type as string,
+              body: head.body as string,
+              attempts: Number(head.attempts),
+              roundAttempts: Number(head.round_attempts),
+            });
+          }
+          return claims;
+        });
+      },
+      async settle(claim, outcome, attempt, now) {
+        return tx(() => {
+          const lane = get('SELECT token, lease_until FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
+          const head = pendingDelivery(claim.endpointId, claim.laneKey, claim.eventId);
+          if (!lane || !head || lane.token !== claim.token || Number(lane.lease_until) <= now) return false;
+          const key = [claim.endpointId, claim.laneKey, Number(head.event_seq)] as const;
+          run(
+            `UPDATE deliveries SET attempts = attempts + 1, round_attempts = round_attempts + 1, state = ? WHERE endpoint_id = ? AND lane_key = ? AND event_seq = ?`,
+            outcome.kind === 'delivered' ? 'delivered' : 'pending',
+            ...key,
+          );
+          pushAttempt(attempt, head.partner_id as string);
+          if (outcome.kind === 'delivered') {
+            // Past the newest deliveredCapacity, delivered rows go, and so do their events once no delivery needs them.
+            const dropped = all(
+              `DELETE FROM deliveries WHERE state = 'delivered' AND event_seq <= (SELECT event_seq FROM deliveries WHERE state = 'delivered' ORDER BY event_seq DESC LIMIT 1 OFFSET ?) RETURNING event_seq`,
+              options.deliveredCapacity,
+            );
+            for (const row of dropped) run('DELETE FROM events WHERE seq = ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = ?)', row.event_seq as number, row.event_seq as number);
+            if (laneHead(claim.endpointId, claim.laneKey)) makeLaneDue(claim.endpointId, claim.laneKey, now);
+            else run('DELETE FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
+          } else if (outcome.kind === 'retry') {
+            makeLaneDue(claim.endpointId, claim.laneKey, outcome.at);
+          } else {
+            run(
+              'INSERT INTO endpoints (id, disabled_at, failed_event_id) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET disabled_at = excluded.disabled_at, failed_event_id = excluded.failed_event_id',
+              claim.endpointId,
+              now,
+              claim.eventId,
+            );
+            makeLaneDue(claim.endpointId, claim.laneKey, now);
+          }
+          return true;
+        });
+      },
+      async release(claim, now) {
+        tx(() => {
+          const lane = get('SELECT token FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
+          if (lane && lane.token === claim.token) makeLaneDue(claim.endpointId, claim.laneKey, now);
+        });
+      },
+      async reenable(endpointId, notice, now) {
+        return tx(() => {
+          const row = get('SELECT disabled_at, failed_event_id FROM endpoints WHERE id = ? AND disabled_at IS NOT NULL', endpointId);
+          if (!row) return false;
+          run('UPDATE endpoints SET disabled_at = NULL, failed_event_id = NULL WHERE id = ?', endpointId);
+          run("UPDATE deliveries SET round_attempts = 0 WHERE endpoint_id = ? AND state = 'pending'", endpointId);
+          for (const lane of all('SELECT lane_key FROM lanes WHERE endpoint_id = ? AND lease_until <= ? ORDER BY due_at, due_seq', endpointId, now)) {
+            makeLaneDue(endpointId, lane.lane_key as string, now);
+          }
+          storeEvents([notice({ at: Number(row.disabled_at), failedEventId: row.failed_event_id as string })], now);
+          return true;
+        });
+      },
+      async endpoint(endpointId) {
+        const row = get('SELECT disabled_at, failed_event_id FROM endpoints WHERE id = ? AND disabled_at IS NOT NULL', endpointId);
+        return row ? { disabled: { at: Number(row.disabled_at), failedEventId: row.failed_event_id as string } } : {};
+      },
+      async deliveries(now) {
+        const disabled = new Set(all('SELECT id FROM endpoints WHERE disabled_at IS NOT NULL').map((row) => row.id as string));
+        // The delivery in flight on a held lane is its head: the oldest, or the newest on an endpoint's own lane.
+        const inFlight = new Set(
+          all('SELECT endpoint_id, lane_key FROM lanes WHERE lease_until > ?', now).map((row) => `${row.endpoint_id}\u0000${laneHead(row.endpoint_id as string, row.lane_key as string)?.id}`),
+        );
+        const columns = 'd.event_seq, d.endpoint_id, d.lane_key, d.attempts, e.id, e.type, e.ordering_key';
+        const delivered = all(
+          `SELECT ${columns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.state = 'delivered' ORDER BY d.event_seq DESC LIMIT ?`,
+          options.deliveredCapacity,
+        ).reverse();
+        const pending = all(`SELECT ${columns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.state = 'pending' ORDER BY d.event_seq`);
+        const record = (row: Row, state: DeliveryRecord['state']) => ({
+          seq: Number(row.event_seq),
+          eventId: row.id as string,
+          type: row.type as string,
+          orderingKey: row.ordering_key as string,
+          endpointId: row.endpoint_id as string,
+          state,
+          attempts: Number(row.attempts),
+        });
+        const listed = [
+          ...delivered.map((row) => record(row, 'delivered')),
+          ...pending.map((row) =>
+            record(row, disabled.has(row.endpoint_id as string) ? 'held' : inFlight.has(`${row.endpoint_id}\u0000${row.id}`) ? 'in-flight' : 'pending'),
+          ),
+        ];
+        return listed.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...delivery }) => delivery);
+      },
+      async attempts(limit) {
+        return all('SELECT json FROM attempts ORDER BY id DESC LIMIT ?', limit)
+          .reverse()
+          .map((row) => json<AttemptRecord>(row));
+      },
+      async nextDueAt() {
+        const at = get('SELECT MIN(MAX(l.due_at, l.lease_until)) AS at FROM lanes l LEFT JOIN endpoints e ON e.id = l.endpoint_id WHERE e.disabled_at IS NULL')?.at;
+        return at === null || at === undefined ? undefined : Number(at);
+      },
+    },
+
+    journal: {
+      async append(records) {
+        if (records.length === 0) return;
+        tx(() => {
+          let added = 0;
+          for (const record of records) {
+            const text = JSON.stringify(record);
+            const bytes = Buffer.byteLength(text);
+            added += bytes;
+            run('INSERT INTO journal (partner_id, operation_id, status, bytes, json) VALUES (?, ?, ?, ?, ?)', record.partnerId ?? null, record.operationId, record.status, bytes, text);
+          }
+          let total = Number((get("UPDATE meta SET value = value + ? WHERE name = 'journal_bytes' RETURNING value", added) as Row).value);
+          while (total > options.journalMaxBytes) {
+            const oldest = all('SELECT id, bytes FROM journal ORDER BY id LIMIT 256');
+            if (oldest.length === 0) break;
+            let lastId = 0;
+            for (const row of oldest) {
+              total -= Number(row.bytes);
+              lastId = Number(row.id);
+              if (total <= options.journalMaxBytes) break;
+            }
+            run('DELETE FROM journal WHERE id <= ?', lastId);
+          }
+          run("UPDATE meta SET value = ? WHERE name = 'journal_bytes'", Math.max(0, total));
+        });
+      },
+      async page({ limit, before, operationId, status, partnerId }): Promise<JournalPage> {
+        const examined = all('SELECT id, partner_id, operation_id, status, json FROM journal WHERE id < ? ORDER BY id DESC LIMIT ?', before ?? Number.MAX_SAFE_INTEGER, limit * 10 + 1);
+        const entries: JournalPage['entries'] = [];
+        let lastExamined: number | undefined;
+        let index = 0;
+        for (; index < examined.length && index < limit * 10 && entries.length < limit; index += 1) {
+          const row = examined[index] as Row;
+          lastExamined = Number(row.id);
+          if (operationId !== undefined && row.operation_id !== operationId) continue;
+          if (status !== undefined && Number(row.status) !== status) continue;
+          if (partnerId !== undefined && row.partner_id !== partnerId) continue;
+          entries.push({ ...json<RequestRecord>(row), id: Number(row.id) });
+        }
+        const more = index < examined.length;
+        return { entries: entries.reverse(), ...(more && lastExamined !== undefined ? { next: lastExamined } : {}) };
+      },
+    },
+
+    async secret(name, create) {
+      return tx(() => {
+        const row = get('SELECT value FROM meta WHERE name = ?', `secret:${name}`);
+        if (row) return row.value as string;
+        const value = create();
+        run('INSERT INTO meta (name, value) VALUES (?, ?)', `secret:${name}`, value);
+        return value;
+      });
+    },
+
+    async reset(partnerId) {
+      tx(() => {
+        if (partnerId === undefined) {
+          for (const table of ['partners', 'customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'lanes', 'endpoints', 'attempts', 'journal']) {
+            run(`DELETE FROM ${table}`);
+          }
+          run("UPDATE meta SET value = 0 WHERE name = 'journal_bytes'");
+          return;
+        }
+        for (const table of ['partners', 'customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'attempts', 'journal']) {
+          run(`DELETE FROM ${table} WHERE partner_id = ?`, partnerId);
+        }
+        run("DELETE FROM lanes WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = lanes.endpoint_id AND d.lane_key = lanes.lane_key AND d.state = 'pending')");
+        run("UPDATE meta SET value = (SELECT COALESCE(SUM(bytes), 0) FROM journal) WHERE name = 'journal_bytes'");
+      });
+    },
+
+    async close() {
+      if (db.isOpen) db.close();
+    },
+  };
+  return store;
+}
+
+function migrate(db: DatabaseSync, path: string): void {
+  // Inside the write lock: two mocks starting on a new file at once create the tables once.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const version = Number((db.prepare('PRAGMA user_version').get() as Row).user_version);
+    if (version !== schemaVersion) {
+      const tables = Number((db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as Row).n);
+      if (version !== 0 || tables > 0) {
+        throw new StoreError(
+          `${path} holds a store of schema version ${version}, and this mock reads version ${schemaVersion}: move the file away (or delete it) to start afresh, or pass another --store sqlite:PATH`,
+        );
+      }
+      db.exec(schema);
+      db.exec("INSERT INTO meta (name, value) VALUES ('due_seq', 0), ('journal_bytes', 0)");
+      db.exec(`PRAGMA user_version = ${schemaVersion}`);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Reset and seed, what frontend and end-to-end teams ask every mock for: `POST /_mock/reset` empties the store, or
+ * only the calling partner's data; `POST /_mock/seed` and `--seed FILE` load customers and companies through the
+ * API, so a bad seed gets the API's field-level errors, pointing into the seed document.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer } from '../support/http-fixtures.ts';
+import { closeCheckingJournal } from '../support/journal-check.ts';
+import { otherSandboxKey, sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
+import { processFixture, type ProcessFixture } from './support/mock-processes.ts';
+
+const seedPath = fileURLToPath(new URL('../../../examples/seed.json', import.meta.url));
+const seed = JSON.parse(readFileSync(seedPath, 'utf8'));
+const seedKey: string = seed.apiKey;
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startTestMock();
+});
+afterAll(() => closeCheckingJournal(mock));
+
+const post = async (path: string, body: unknown, key?: string) => {
+  const response = await fetch(`${mock.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: key } : {}) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+};
+const companiesOf = async (key: string) => (await mock.call('/v1/partner/companies?limit=100', { key })).json.payload.data as { name: string; status: string; ein: string | null }[];
+
+describe('POST /_mock/seed', () => {
+  it('loads the example seed through the API, each company at the status it names, and is harmless to repeat', async () => {
+    const first = await post('/_mock/seed', seed);
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(first.json.payload).toEqual({ partners: 1, customers: { created: 2, existing: 0 }, companies: { created: 4, skipped: 0 } });
+    const companies = await companiesOf(seedKey);
+    const statusOf = (name: string) => companies.find((company) => company.name === name)?.status;
+    expect(statusOf('Analytical Engines LLC')).toBe('COMPLETED');
+    expect(statusOf('Difference Engines Inc.')).toBe('SUBMITTED');
+    expect(statusOf('Calculating Machines LLC')).toBe('FAILED');
+    expect(statusOf('Analytical Ventures LLC')).toBe('PENDING');
+    expect(companies.find((company) => company.status === 'COMPLETED')?.ein).toMatch(/^\d{2}-\d{7}$/);
+
+    const again = await post('/_mock/seed', seed);
+    expect(again.json.payload).toEqual({ partners: 1, customers: { created: 0, existing: 2 }, companies: { created: 0, skipped: 4 } });
+    expect(await companiesOf(seedKey)).toHaveLength(4);
+  });
+
+  it('seeds the partner of the Authorization key when the document names none', async () => {
+    const { apiKey: _apiKey, ...anonymous } = structuredClone(seed);
+    anonymous.customers = anonymous.customers.slice(0, 1);
+    const response = await post('/_mock/seed', anonymous, otherSandboxKey);
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect((await companiesOf(otherSandboxKey)).map((company) => company.name).sort()).toEqual(['Analytical Engines LLC', 'Difference Engines Inc.']);
+  });
+
+  it("answers a bad entry with the API's field errors, pointing into the seed", async () => {
+    const bad = structuredClone(seed);
+    bad.apiKey = sandboxKey;
+    bad.customers[1].customer.email = 'not an email';
+    const refused = await post('/_mock/seed', bad);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe('E_VALIDATION_FAILED');
+    expect(refused.json.error.details).toEqual([expect.objectContaining({ field: '/customers/1/customer/email', code: 'E_FORMAT' })]);
+
+    const badName = structuredClone(seed);
+    badName.apiKey = sandboxKey;
+    badName.customers[0].companies[0].formation.nameOptions = ['Analytical Engines Inc.'];
+    const named = await post('/_mock/seed', badName);
+    expect(named.json.error.details).toEqual([expect.objectContaining({ field: '/customers/0/companies/0/formation/nameOptions/0', code: 'E_ENTITY_SUFFIX_MISMATCH' })]);
+  });
+
+  it('refuses a document that is not a seed, naming what is wrong', async () => {
+    const notSeed = await post('/_mock/seed', { customers: 'everyone' }, sandboxKey);
+    expect(notSeed.json.error.details).toEqual([expect.objectContaining({ field: '/customers', code: 'E_TYPE' })]);
+    const noKey = await post('/_mock/seed', { customers: [] });
+    expect(noKey.json.error.details).toEqual([expect.objectContaining({ field: '/apiKey', code: 'E_REQUIRED' })]);
+    const notJson = await post('/_mock/seed', '{"customers": [');
+    expect(notJson.status).toBe(400);
+    expect(notJson.json.error.code).toBe('E_MALFORMED_JSON');
+    const wrongKey = await post('/_mock/seed', { apiKey: 'dk_live_000000000000000000000000', customers: [{ customer: seed.customers[0].customer }] });
+    expect(wrongKey.json.error.details).toEqual([expect.objectContaining({ field: '/apiKey' })]);
+  });
+});
+
+describe('POST /_mock/reset', () => {
+  it("with a key, empties only that partner's data", async () => {
+    const mine = await createCustomer(mock, { key: sandboxKey });
+    const theirs = await createCustomer(mock, { key: otherSandboxKey });
+    const reset = await post('/_mock/reset', {}, sandboxKey);
+    expect(reset.json).toEqual({ reset: 'partner' });
+    expect((await mock.call(`/v1/partner/customers/${mine.serviceCustomerId}`)).status).toBe(404);
+    expect((await mock.call(`/v1/partner/customers/${theirs.serviceCustomerId}`, { key: otherSandboxKey })).status).toBe(200);
+    expect((await post('/_mock/reset', {}, 'dk_test_short')).status).toBe(401);
+  });
+
+  it('without a key, empties everything', async () => {
+    const theirs = await createCustomer(mock, { key: otherSandboxKey });
+    expect((await post('/_mock/reset', {})).json).toEqual({ reset: 'everything' });
+    expect((await mock.call(`/v1/partner/customers/${theirs.serviceCustomerId}`, { key: otherSandboxKey })).status).toBe(404);
+    expect(await companiesOf(seedKey)).toEqual([]);
+  });
+});
+
+describe('--seed FILE', () => {
+  let fixture: ProcessFixture;
+  beforeAll(async () => {
+    fixture = await processFixture('seed');
+  });
+  afterAll(() => fixture.cleanUp());
+
+  it('is loaded before the mock says it listens', async () => {
+    const started = await fixture.start(['--store', 'memory', '--seed', seedPath, '--formation-timeline', 'manual']);
+    const companies = (await started.call('/v1/partner/companies?limit=100', { key: seedKey })).json.payload.data;
+    expect(companies).toHaveLength(4);
+  });
+
+  it('refuses to start on a bad seed, saying where it is wrong', async () => {
+    const bad = structuredClone(seed);
+    bad.customers[0].customer.countryOfResidence = 'XXX';
+    const path = `${fixture.folder}/bad-seed.json`;
+    await writeFile(path, JSON.stringify(bad));
+    const refused = await fixture.start(['--store', 'memory', '--seed', path]).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).toMatch(/exited before it listened; its log: (.*)/);
+    const log = await readFile((/its log: (.*)$/.exec(refused?.message ?? '') as RegExpExecArray)[1] as string, 'utf8');
+    expect(log).toContain('/customers/0/customer/countryOfResidence: E_COUNTRY_UNKNOWN');
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The three store backends as the conformance suite opens them: each can open a store, a second store on the same
+ * data (another process, as far as the backend can tell: another SQLite connection, another Redis client), and,
+ * where the data outlives the process, the same data again after a close.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryStore } from '../../../mock/store/memory/memory-store.ts';
+import { openStore } from '../../../mock/store/open-store.ts';
+import { defaultStoreOptions, type Store, type StoreOptions } from '../../../mock/store/store.ts';
+import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+
+export interface Backend {
+  name: 'memory' | 'sqlite' | 'redis';
+  /** Whether it runs here (Redis needs redis-server). */
+  enabled: boolean;
+  /** Once per file. */
+  setUp(): Promise<void>;
+  tearDown(): Promise<void>;
+  /** A store on fresh, empty data. */
+  open(options?: Partial<StoreOptions>): Promise<Store>;
+  /** Another store on the data of the last `open` (another connection), or undefined where there is none. */
+  openSecond?(options?: Partial<StoreOptions>): Promise<Store>;
+  /** Whether data outlives `close()`: then `openSecond` after a close reads it again. */
+  durable: boolean;
+}
+
+const withDefaults = (options: Partial<StoreOptions> = {}): StoreOptions => ({ ...defaultStoreOptions, ...options });
+
+export function memoryBackend(): Backend {
+  return {
+    name: 'memory',
+    enabled: true,
+    durable: false,
+    async setUp() {},
+    async tearDown() {},
+    async open(options) {
+      return createMemoryStore(withDefaults(options));
+    },
+  };
+}
+
+export function sqliteBackend(): Backend {
+  let dir = '';
+  let file = '';
+  let count = 0;
+  return {
+    name: 'sqlite',
+    enabled: true,
+    durable: true,
+    async setUp() {
+      dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
+    },
+    async tearDown() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async open(options) {
+      file = join(dir, `state-${(count += 1)}.db`);
+      return openStore({ kind: 'sqlite', path: file }, withDefaults(options));
+    },
+    async openSecond(options) {
+      return openStore({ kind: 'sqlite', path: file }, withDefaults(options));
+    },
+  };
+}
+
+export function redisBackend(): Backend {
+  let server: RedisServer | undefined;
+  let database = 0;
+  const enabled = redisTestsEnabled();
+  const url = () => `${(server as RedisServer).url}/${database}`;
+  return {
+    name: 'redis',
+    enabled,
+    durable: true,
+    async setUp() {
+      server = await startRedisServer();
+    },
+    async tearDown() {
+      await server?.stop();
+    },
+    async open(options) {
+      // A database per store, emptied first: tests never see each other's data.
+      database = (database + 1) % 16;
+      const store = await openStore({ kind: 'redis', url: url() }, withDefaults(options));
+      await store.reset();
+      return store;
+    },
+    async openSecond(options) {
+      return openStore({ kind: 'redis', url: url() }, withDefaults(options));
+    },
+  };
+}
+
+export const allBackends = (): Backend[] => [memoryBackend(), sqliteBackend(), redisBackend()];

@@ -1,0 +1,572 @@
+/**
+ * The store conformance suite: the same tests against every backend (memory, SQLite, Redis), so that the handlers,
+ * the formation timeline and the webhook dispatcher can rely on one behaviour whichever runs. Where a rule is about
+ * several processes (claims, locks), a second store on the same data stands in for the second process.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Company } from '../../../generated/openapi.js';
+import { never, type AttemptRecord, type LaneClaim, type OutboxEvent, type RequestRecord, type Store, type StoreOptions } from '../../../mock/store/store.ts';
+import { companyId, submittedEvent } from '../webhooks/support/fixtures.ts';
+import { example } from '../support/http-fixtures.ts';
+import { allBackends, type Backend } from './backends.ts';
+
+const [partnerA, partnerB] = ['ptn_aaaaaaaaaaaaaaaaaaaaaaaa', 'ptn_bbbbbbbbbbbbbbbbbbbbbbbb'];
+const t0 = 1_800_000_000_000;
+
+function customer(n: number, email = `person.${n}@example.com`) {
+  return { serviceCustomerId: `cus_${String(n).padStart(24, '0')}`, email, firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR', phoneNumber: null, createdAt: new Date(t0).toISOString() };
+}
+
+function company(n: number, overrides: Partial<Company> = {}): Company {
+  const base = example<{ payload: Company }>('LlcCompanyAccepted').payload;
+  return { ...base, serviceCompanyId: companyId(`c${n}x`), serviceCustomerId: `cus_${String(n % 3).padStart(24, '0')}`, ...overrides } as Company;
+}
+
+function outboxEvent(company: string, n = 0, endpointIds: string[] = ['default'], partnerId = partnerA): OutboxEvent {
+  return { partnerId, event: submittedEvent(company, n), orderingKey: company, endpointIds };
+}
+
+function attempt(claim: LaneClaim, outcome: AttemptRecord['outcome'], at = t0): AttemptRecord {
+  return { eventId: claim.eventId, type: claim.type, orderingKey: claim.laneKey, attempt: claim.attempts + 1, at: new Date(at).toISOString(), durationMs: 1, outcome };
+}
+
+function request(n: number, overrides: Partial<RequestRecord> = {}): RequestRecord {
+  return { atMs: t0 + n, requestId: `req_${n}`, method: 'GET', path: `/v1/partner/customers/${n}`, operationId: 'getCustomer', status: 200, durationMs: 1, partnerId: partnerA, partner: 'dk_test_…aaaa', replayed: false, errorCode: null, ...overrides };
+}
+
+const lock = (scope: string, owner = 'owner-1', partnerId = partnerA) => ({ partnerId, scope, owner });
+const answer = { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' }, body: '{"payload":{},"error":{}}' };
+
+describe.each(allBackends())('the $name store', (backend: Backend) => {
+  const open: Store[] = [];
+  const track = (store: Store) => (open.push(store), store);
+  const fresh = async (options?: Partial<StoreOptions>) => track(await backend.open(options));
+  const second = async (options?: Partial<StoreOptions>) => {
+    if (!backend.openSecond) throw new Error('no second store');
+    return track(await backend.openSecond(options));
+  };
+  const itShared = backend.openSecond ? it : it.skip;
+  const itDurable = backend.durable ? it : it.skip;
+
+  beforeAll(async () => {
+    if (backend.enabled) await backend.setUp();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((store) => store.close()));
+  });
+  afterAll(async () => {
+    if (backend.enabled) await backend.tearDown();
+  });
+  if (!backend.enabled) {
+    it.skip(`needs redis-server`, () => undefined);
+    return;
+  }
+
+  describe('customers', () => {
+    it('creates a customer once per email, compared without case, and reads it back', async () => {
+      const store = await fresh();
+      expect(await store.customers.create(partnerA, customer(1, 'Ada@Example.com'))).toEqual({ customer: customer(1, 'Ada@Example.com'), created: true });
+      const again = await store.customers.create(partnerA, customer(2, 'ada@example.COM'));
+      expect(again).toEqual({ customer: customer(1, 'Ada@Example.com'), created: false });
+      expect(await store.customers.get(partnerA, customer(1).serviceCustomerId)).toEqual(customer(1, 'Ada@Example.com'));
+      expect(await store.customers.get(partnerA, customer(2).serviceCustomerId)).toBeUndefined();
+    });
+
+    it("keeps partners apart: one partner never reads, lists or collides with another's customers", async () => {
+      const store = await fresh();
+      await store.customers.create(partnerA, customer(1));
+      expect(await store.customers.get(partnerB, customer(1).serviceCustomerId)).toBeUndefined();
+      expect((await store.customers.list(partnerB, {}, { limit: 10 })).items).toEqual([]);
+      expect((await store.customers.create(partnerB, customer(2, customer(1).email))).created).toBe(true);
+    });
+
+    it('lists newest first, page by page, and filters by email', async () => {
+      const store = await fresh();
+      for (let n = 1; n <= 5; n += 1) await store.customers.create(partnerA, customer(n));
+      const first = await store.customers.list(partnerA, {}, { limit: 2 });
+      expect(first.items.map((c) => c.serviceCustomerId)).toEqual([customer(5), customer(4)].map((c) => c.serviceCustomerId));
+      expect(first.hasMore).toBe(true);
+      const second = await store.customers.list(partnerA, {}, { limit: 2, after: first.last });
+      const third = await store.customers.list(partnerA, {}, { limit: 2, after: second.last });
+      expect([...second.items, ...third.items].map((c) => c.serviceCustomerId)).toEqual([3, 2, 1].map((n) => customer(n).serviceCustomerId));
+      expect(third.hasMore).toBe(false);
+      expect((await store.customers.list(partnerA, { email: 'PERSON.3@example.com' }, { limit: 10 })).items).toEqual([customer(3)]);
+    });
+
+    it("numbers each partner's positions on their own, so a cursor says nothing of another partner", async () => {
+      const alone = await fresh();
+      await alone.customers.create(partnerB, customer(1));
+      const expected = (await alone.customers.list(partnerB, {}, { limit: 1 })).last;
+      const busy = await fresh();
+      for (let n = 1; n <= 7; n += 1) await busy.customers.create(partnerA, customer(n));
+      await busy.customers.create(partnerB, customer(1));
+      expect((await busy.customers.list(partnerB, {}, { limit: 1 })).last).toBe(expected);
+    });
+  });
+
+  describe('companies and documents', () => {
+    it('stores a company with its first step, and lists companies by customer, status and type, newest first', async () => {
+      const store = await fresh();
+      await store.timeline.insert(partnerA, company(1), t0);
+      await store.timeline.insert(partnerA, company(2, { status: 'FAILED' }), t0);
+      await store.timeline.insert(partnerA, company(4), t0);
+      expect(await store.companies.get(partnerA, company(1).serviceCompanyId)).toEqual(company(1));
+      expect(await store.companies.get(partnerB, company(1).serviceCompanyId)).toBeUndefined();
+      const ids = (page: { items: Company[] }) => page.items.map((c) => c.serviceCompanyId);
+      expect(ids(await store.companies.list(partnerA, {}, { limit: 10 }))).toEqual([4, 2, 1].map((n) => company(n).serviceCompanyId));
+      expect(ids(await store.companies.list(partnerA, { status: 'FAILED' }, { limit: 10 }))).toEqual([company(2).serviceCompanyId]);
+      expect(ids(await store.companies.list(partnerA, { serviceCustomerId: company(1).serviceCustomerId }, { limit: 10 }))).toEqual([4, 1].map((n) => company(n).serviceCompanyId));
+      expect(ids(await store.companies.list(partnerA, { entityType: 'CCorp' }, { limit: 10 }))).toEqual([]);
+      const paged = await store.companies.list(partnerA, {}, { limit: 1 });
+      expect(ids(await store.companies.list(partnerA, {}, { limit: 5, after: paged.last }))).toEqual([2, 1].map((n) => company(n).serviceCompanyId));
+      expect((await store.companies.ofCustomer(partnerA, company(1).serviceCustomerId, 1)).map((c) => c.serviceCompanyId)).toEqual([company(4).serviceCompanyId]);
+    });
+
+    it("keeps a document's bytes with the step that made it ready, readable by its partner and by id for downloads", async () => {
+      const store = await fresh();
+      const c = company(1);
+      await store.timeline.insert(partnerA, c, t0);
+      const [claim] = await store.timeline.claimDue(t0, 1000, 10);
+      const documents = [1, 2].map((n) => ({
+        document: { documentId: `doc_${String(n).padStart(24, '0')}`, serviceCompanyId: c.serviceCompanyId, type: 'OPERATING_AGREEMENT', fileName: 'a.pdf', contentType: 'application/pdf', sizeBytes: 3, sha256: 'f'.repeat(64), readyAt: new Date(t0).toISOString() },
+        file: new Uint8Array([37, 80, n]),
+      })) as { document: import('../../../generated/openapi.js').Document; file: Uint8Array }[];
+      for (const document of documents) expect(await store.timeline.commit(claim!, { company: c, document, events: [] }, { keep: true }, t0)).toBe(true);
+      const listed = await store.documents.list(partnerA, c.serviceCompanyId, { limit: 1 });
+      expect(listed.items).toEqual([documents[0]!.document]);
+      expect((await store.documents.list(partnerA, c.serviceCompanyId, { limit: 5, after: listed.last })).items).toEqual([documents[1]!.document]);
+      const read = await store.documents.get(partnerA, c.serviceCompanyId, documents[1]!.document.documentId);
+      expect(read?.document).toEqual(documents[1]!.document);
+      expect([...(read?.file ?? [])]).toEqual([37, 80, 2]);
+      expect(await store.documents.get(partnerB, c.serviceCompanyId, documents[1]!.document.documentId)).toBeUndefined();
+      expect([...((await store.documents.getAnyPartner(c.serviceCompanyId, documents[0]!.document.documentId))?.file ?? [])]).toEqual([37, 80, 1]);
+    });
+  });
+
+  describe('idempotency', () => {
+    it('holds a key in flight, then replays what was stored: text and bytes alike', async () => {
+      const store = await fresh();
+      expect(await store.idempotency.begin(lock('k1'), 'fp', t0, 10_000)).toEqual({ began: true });
+      expect(await store.idempotency.begin(lock('k1', 'owner-2'), 'fp', t0 + 1, 10_000)).toEqual({ began: false, record: { state: 'in-flight', fingerprint: 'fp' } });
+      expect(await store.idempotency.complete(lock('k1'), answer)).toBe(true);
+      expect(await store.idempotency.begin(lock('k1', 'owner-3'), 'other', t0 + 2, 10_000)).toEqual({ began: false, record: { state: 'done', fingerprint: 'fp', response: answer } });
+      await store.idempotency.begin(lock('k2'), 'fp', t0, 10_000);
+      await store.idempotency.complete(lock('k2'), { ...answer, body: new Uint8Array([0, 255, 1]) });
+      const bytes = await store.idempotency.begin(lock('k2', 'owner-2'), 'fp', t0, 10_000);
+      expect(bytes.began === false && bytes.record.state === 'done' && [...(bytes.record.response.body as Uint8Array)]).toEqual([0, 255, 1]);
+    });
+
+    it('lets only the holder complete, renew or abandon a key', async () => {
+      const store = await fresh();
+      await store.idempotency.begin(lock('k'), 'fp', t0, 10_000);
+      expect(await store.idempotency.complete(lock('k', 'intruder'), answer)).toBe(false);
+      expect(await store.idempotency.renew(lock('k', 'intruder'), t0, 10_000)).toBe(false);
+      await store.idempotency.abandon(lock('k', 'intruder'));
+      expect((await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0, 10_000)).began).toBe(false);
+      await store.idempotency.abandon(lock('k'));
+      expect((await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0, 10_000)).began).toBe(true);
+    });
+
+    it("frees a key whose holder's lock ran out (a crashed process), unless the holder renewed it", async () => {
+      const store = await fresh();
+      await store.idempotency.begin(lock('k'), 'fp', t0, 100);
+      expect(await store.idempotency.renew(lock('k'), t0 + 50, 100)).toBe(true);
+      expect((await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0 + 120, 100)).began).toBe(false);
+      expect((await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0 + 150, 100)).began).toBe(true);
+      expect(await store.idempotency.complete(lock('k'), answer)).toBe(false);
+      expect(await store.idempotency.complete(lock('k', 'owner-2'), answer)).toBe(true);
+    });
+
+    it('forgets a record once its retention is over', async () => {
+      const store = await fresh({ idempotencyTtlMs: 1000 });
+      await store.idempotency.begin(lock('k'), 'fp', t0, 100);
+      await store.idempotency.complete(lock('k'), answer);
+      expect((await store.idempotency.begin(lock('k', 'o2'), 'fp', t0 + 999, 100)).began).toBe(false);
+      expect(await store.idempotency.count(partnerA, t0 + 999)).toBe(1);
+      expect((await store.idempotency.begin(lock('k', 'o3'), 'fp', t0 + 1000, 100)).began).toBe(true);
+    });
+
+    it('drops the oldest of a partner\'s records first, even when several began in the same millisecond', async () => {
+      const store = await fresh({ idempotencyMaxRecordsPerPartner: 2 });
+      for (const scope of ['z-first', 'a-second', 'm-third']) await store.idempotency.begin(lock(scope), 'fp', t0, 10_000);
+      expect((await store.idempotency.begin(lock('z-first', 'o2'), 'fp', t0, 10_000)).began).toBe(true);
+      expect((await store.idempotency.begin(lock('m-third', 'o2'), 'fp', t0, 10_000)).began).toBe(false);
+    });
+
+    it("caps each partner on its own: one partner's traffic never evicts another's keys", async () => {
+      const store = await fresh({ idempotencyMaxRecordsPerPartner: 3 });
+      for (const scope of ['a1', 'a2']) {
+        await store.idempotency.begin(lock(scope), 'fp', t0, 10_000);
+        await store.idempotency.complete(lock(scope), answer);
+      }
+      for (let n = 0; n < 10; n += 1) {
+        await store.idempotency.begin(lock(`b${n}`, 'o', partnerB), 'fp', t0 + n, 10_000);
+        await store.idempotency.complete(lock(`b${n}`, 'o', partnerB), answer);
+      }
+      expect(await store.idempotency.count(partnerA, t0 + 20)).toBe(2);
+      expect(await store.idempotency.count(partnerB, t0 + 20)).toBe(3);
+      for (const scope of ['a1', 'a2']) expect((await store.idempotency.begin(lock(scope, 'o2'), 'fp', t0 + 20, 100)).began).toBe(false);
+      expect((await store.idempotency.begin(lock('b9', 'o2', partnerB), 'fp', t0 + 20, 100)).began).toBe(false);
+      expect((await store.idempotency.begin(lock('b0', 'o2', partnerB), 'fp', t0 + 20, 100)).began).toBe(true);
+    });
+
+    itShared('gives a key to exactly one of many concurrent requests, across processes', async () => {
+      const one = await fresh();
+      const two = await second();
+      const results = await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 ? one : two).idempotency.begin(lock('same', `owner-${n}`), 'fp', t0, 10_000)));
+      expect(results.filter((result) => result.began)).toHaveLength(1);
+    });
+  });
+
+  describe('the formation timeline', () => {
+    it('claims a step once it is due, not before, and not twice while it is held', async () => {
+      const store = await fresh();
+      await store.timeline.insert(partnerA, company(1), t0 + 100);
+      await store.timeline.insert(partnerA, company(2), never);
+      expect(await store.timeline.claimDue(t0 + 99, 1000, 10)).toEqual([]);
+      const [claim, ...rest] = await store.timeline.claimDue(t0 + 100, 1000, 10);
+      expect(rest).toEqual([]);
+      expect(claim).toMatchObject({ partnerId: partnerA, companyId: company(1).serviceCompanyId, dueAt: t0 + 100 });
+      expect(await store.timeline.claimDue(t0 + 200, 1000, 10)).toEqual([]);
+      expect(await store.timeline.claim(partnerA, company(1).serviceCompanyId, t0 + 200, 1000)).toBe('busy');
+    });
+
+    it('claims the earliest steps first', async () => {
+      const store = await fresh();
+      for (const [n, due] of [[1, 30], [2, 10], [3, 20]] as const) await store.timeline.insert(partnerA, company(n), t0 + due);
+      expect((await store.timeline.claimDue(t0 + 50, 1000, 2)).map((claim) => claim.companyId)).toEqual([2, 3].map((n) => company(n).serviceCompanyId));
+    });
+
+    it('writes the company, its document and its events together, then reschedules or ends the timeline', async () => {
+      const store = await fresh();
+      const c = company(1);
+      await store.timeline.insert(partnerA, c, t0);
+      const [claim] = await store.timeline.claimDue(t0, 1000, 1);
+      const submitted = { ...c, status: 'SUBMITTED' as const };
+      expect(await store.timeline.commit(claim!, { company: submitted, events: [outboxEvent(c.serviceCompanyId)] }, { dueAt: t0 + 500 }, t0 + 1)).toBe(true);
+      expect((await store.companies.get(partnerA, c.serviceCompanyId))?.status).toBe('SUBMITTED');
+      expect((await store.companies.list(partnerA, { status: 'SUBMITTED' }, { limit: 5 })).items).toHaveLength(1);
+      expect((await store.outbox.deliveries(t0 + 1)).map((d) => d.state)).toEqual(['pending']);
+      expect(await store.timeline.nextDueAt()).toBe(t0 + 500);
+      const [next] = await store.timeline.claimDue(t0 + 500, 1000, 1);
+      expect(next?.dueAt).toBe(t0 + 500);
+      expect(await store.timeline.commit(next!, undefined, { done: true }, t0 + 501)).toBe(true);
+      expect(await store.timeline.nextDueAt()).toBeUndefined();
+      expect(await store.timeline.claim(partnerA, c.serviceCompanyId, t0 + 600, 1000)).toBe('none');
+    });
+
+    it("writes nothing with a claim that was lost: the holder's lease ran out and another took the step", async () => {
+      const store = await fresh();
+      const c = company(1);
+      await store.timeline.insert(partnerA, c, t0);
+      const [stale] = await store.timeline.claimDue(t0, 100, 1);
+      const [taken] = await store.timeline.claimDue(t0 + 100, 100, 1);
+      expect(taken?.companyId).toBe(c.serviceCompanyId);
+      expect(await store.timeline.commit(stale!, { company: { ...c, status: 'FAILED' }, events: [outboxEvent(c.serviceCompanyId)] }, { done: true }, t0 + 150)).toBe(false);
+      expect((await store.companies.get(partnerA, c.serviceCompanyId))?.status).toBe('PENDING');
+      expect(await store.outbox.deliveries(t0 + 150)).toEqual([]);
+      expect(await store.timeline.commit(taken!, undefined, { keep: true }, t0 + 150)).toBe(true);
+    });
+
+    it("claims any company's timeline for a simulation, but not another partner's, and keeps a never-due step out of claimDue", async () => {
+      const store = await fresh();
+      await store.timeline.insert(partnerA, company(1), never);
+      expect(await store.timeline.claimDue(t0 + 1e9, 1000, 5)).toEqual([]);
+      expect(await store.timeline.claim(partnerB, company(1).serviceCompanyId, t0, 1000)).toBe('none');
+      const claim = await store.timeline.claim(partnerA, company(1).serviceCompanyId, t0, 1000);
+      expect(claim).toMatchObject({ companyId: company(1).serviceCompanyId, dueAt: never });
+      expect(await store.timeline.commit(claim as Exclude<typeof claim, string>, undefined, { dueAt: never }, t0 + 1)).toBe(true);
+      expect(await store.timeline.claimDue(t0 + 1e9, 1000, 5)).toEqual([]);
+    });
+
+    it('does not report a step that is never due as due once a lease on it runs out (the scheduler would spin)', async () => {
+      const store = await fresh();
+      await store.timeline.insert(partnerA, company(1), never);
+      await store.timeline.claim(partnerA, company(1).serviceCompanyId, t0, 100);
+      expect(await store.timeline.nextDueAt()).toBe(never);
+    });
+
+    itShared('gives each due step to exactly one of two processes claiming at once', async () => {
+      const one = await fresh();
+      const two = await second();
+      for (let n = 0; n < 20; n += 1) await one.timeline.insert(partnerA, company(n), t0);
+      const claims = (await Promise.all([one, two, one, two].map((store) => store.timeline.claimDue(t0, 1000, 20)))).flat();
+      expect(claims).toHaveLength(20);
+      expect(new Set(claims.map((claim) => claim.companyId)).size).toBe(20);
+    });
+  });
+
+  describe('the webhook outbox', () => {
+    it('delivers a lane in order: only its head is claimed, and the next becomes due once the head is delivered', async () => {
+      const store = await fresh();
+      const c = companyId('a');
+      const events = [outboxEvent(c, 1), outboxEvent(c, 2)];
+      await store.outbox.append(events, t0);
+      const [head, ...others] = await store.outbox.claim(t0, 1000, 10);
+      expect(others).toEqual([]);
+      expect(head).toMatchObject({ endpointId: 'default', laneKey: c, eventId: events[0]!.event.id, attempts: 0, roundAttempts: 0, body: JSON.stringify(events[0]!.event) });
+      expect(await store.outbox.claim(t0 + 1, 1000, 10)).toEqual([]);
+      expect(await store.outbox.settle(head!, { kind: 'delivered' }, attempt(head!, 'delivered'), t0 + 2)).toBe(true);
+      const [next] = await store.outbox.claim(t0 + 2, 1000, 10);
+      expect(next?.eventId).toBe(events[1]!.event.id);
+      expect((await store.outbox.deliveries(t0 + 2)).map((d) => [d.eventId, d.state, d.attempts])).toEqual([
+        [events[0]!.event.id, 'delivered', 1],
+        [events[1]!.event.id, 'in-flight', 0],
+      ]);
+    });
+
+    it('takes lanes in the order they became due, so a busy company cannot starve a quiet one', async () => {
+      const store = await fresh();
+      const [busy, quiet] = [companyId('busy'), companyId('quiet')];
+      await store.outbox.append([outboxEvent(busy, 1), outboxEvent(busy, 2)], t0);
+      await store.outbox.append([outboxEvent(quiet, 1)], t0 + 1);
+      const [first] = await store.outbox.claim(t0 + 5, 1000, 1);
+      await store.outbox.settle(first!, { kind: 'delivered' }, attempt(first!, 'delivered'), t0 + 5);
+      expect((await store.outbox.claim(t0 + 5, 1000, 1))[0]?.laneKey).toBe(quiet);
+    });
+
+    it('retries a failed head at the time given, and journals every attempt', async () => {
+      const store = await fresh();
+      await store.outbox.append([outboxEvent(companyId('a'))], t0);
+      const [claim] = await store.outbox.claim(t0, 1000, 1);
+      expect(await store.outbox.settle(claim!, { kind: 'retry', at: t0 + 300 }, attempt(claim!, 'failed'), t0 + 10)).toBe(true);
+      expect(await store.outbox.claim(t0 + 299, 1000, 1)).toEqual([]);
+      expect(await store.outbox.nextDueAt()).toBe(t0 + 300);
+      const [retry] = await store.outbox.claim(t0 + 300, 1000, 1);
+      expect(retry).toMatchObject({ eventId: claim!.eventId, attempts: 1, roundAttempts: 1 });
+      expect((await store.outbox.attempts(10)).map((a) => a.outcome)).toEqual(['failed']);
+    });
+
+    it('journals an event with no endpoint as no-endpoint and queues nothing', async () => {
+      const store = await fresh();
+      const event = outboxEvent(companyId('a'), 0, []);
+      await store.outbox.append([event], t0);
+      expect(await store.outbox.claim(t0, 1000, 5)).toEqual([]);
+      expect(await store.outbox.attempts(5)).toEqual([expect.objectContaining({ eventId: event.event.id, attempt: 0, outcome: 'no-endpoint' })]);
+      expect(await store.outbox.nextDueAt()).toBeUndefined();
+    });
+
+    it('gives a lane whose holder died (its lease ran out) to the next claimer, with the same event and bytes', async () => {
+      const store = await fresh();
+      await store.outbox.append([outboxEvent(companyId('a'))], t0);
+      const [lost] = await store.outbox.claim(t0, 100, 1);
+      expect(await store.outbox.claim(t0 + 99, 100, 1)).toEqual([]);
+      const [again] = await store.outbox.claim(t0 + 100, 100, 1);
+      expect(again).toMatchObject({ eventId: lost!.eventId, body: lost!.body });
+      expect(await store.outbox.settle(lost!, { kind: 'delivered' }, attempt(lost!, 'delivered'), t0 + 101)).toBe(false);
+      expect(await store.outbox.settle(again!, { kind: 'delivered' }, attempt(again!, 'delivered'), t0 + 101)).toBe(true);
+    });
+
+    it('takes a lane back at once, counting no attempt, when its holder gives it up (a shutdown)', async () => {
+      const store = await fresh();
+      await store.outbox.append([outboxEvent(companyId('a'))], t0);
+      const [claim] = await store.outbox.claim(t0, 10_000, 1);
+      await store.outbox.release(claim!, t0 + 5);
+      const [again] = await store.outbox.claim(t0 + 5, 10_000, 1);
+      expect(again).toMatchObject({ eventId: claim!.eventId, attempts: 0, roundAttempts: 0 });
+      await store.outbox.release(claim!, t0 + 6);
+      expect(await store.outbox.claim(t0 + 6, 10_000, 1)).toEqual([]);
+      expect(await store.outbox.attempts(5)).toEqual([]);
+    });
+
+    it('holds every lane of a disabled endpoint, and on re-enabling sends the notice first, then resumes on a fresh schedule', async () => {
+      const store = await fresh();
+      const [a, b] = [companyId('a'), companyId('b')];
+      await store.outbox.append([outboxEvent(a, 1), outboxEvent(b, 1)], t0);
+      const [claimA, claimB] = await store.outbox.claim(t0, 1000, 2);
+      expect(await store.outbox.settle(claimA!, { kind: 'disable' }, attempt(claimA!, 'disabled'), t0 + 5)).toBe(true);
+      expect(await store.outbox.endpoint('default')).toEqual({ disabled: { at: t0 + 5, failedEventId: claimA!.eventId } });
+      await store.outbox.settle(claimB!, { kind: 'retry', at: t0 + 6 }, attempt(claimB!, 'failed'), t0 + 5);
+      expect(await store.outbox.claim(t0 + 100, 1000, 5)).toEqual([]);
+      expect(await store.outbox.nextDueAt()).toBeUndefined();
+      expect((await store.outbox.deliveries(t0 + 100)).map((d) => d.state)).toEqual(['held', 'held']);
+
+      const notice = submittedEvent(a, 99);
+      const reenabled = await store.outbox.reenable('default', (disabled) => ({ partnerId: '', event: { ...notice, data: { ...notice.data, serviceCustomerId: `cus_${String(disabled.at).padStart(24, '0')}` } }, orderingKey: 'webhook_endpoint', endpointIds: ['default'] }), t0 + 200);
+      expect(reenabled).toBe(true);
+      expect(await store.outbox.reenable('default', () => { throw new Error('not disabled: not called'); }, t0 + 201)).toBe(false);
+      expect(await store.outbox.endpoint('default')).toEqual({});
+      const [first, ...held] = await store.outbox.claim(t0 + 200, 1000, 5);
+      expect(held).toEqual([]);
+      expect(first).toMatchObject({ laneKey: 'webhook_endpoint', eventId: notice.id });
+      expect(JSON.parse(first!.body).data.serviceCustomerId).toBe(`cus_${String(t0 + 5).padStart(24, '0')}`);
+      await store.outbox.settle(first!, { kind: 'delivered' }, attempt(first!, 'delivered'), t0 + 201);
+      const resumed = await store.outbox.claim(t0 + 201, 1000, 5);
+      expect(resumed.map((claim) => [claim.laneKey, claim.attempts, claim.roundAttempts])).toEqual([
+        [a, 1, 0],
+        [b, 1, 0],
+      ]);
+    });
+
+    it("puts the latest disablement's notice before older ones still waiting", async () => {
+      const store = await fresh();
+      await store.outbox.append([outboxEvent(companyId('a'))], t0);
+      const notices: string[] = [];
+      const notice = (n: number) => () => {
+        const event = submittedEvent(companyId('n'), n);
+        notices.push(event.id);
+        return { partnerId: '', event, orderingKey: 'webhook_endpoint', endpointIds: ['default'] };
+      };
+      const [first] = await store.outbox.claim(t0, 1000, 1);
+      await store.outbox.settle(first!, { kind: 'disable' }, attempt(first!, 'disabled'), t0);
+      await store.outbox.reenable('default', notice(1), t0 + 1);
+      const [firstNotice] = await store.outbox.claim(t0 + 1, 1000, 1);
+      await store.outbox.settle(firstNotice!, { kind: 'disable' }, attempt(firstNotice!, 'disabled'), t0 + 2);
+      await store.outbox.reenable('default', notice(2), t0 + 3);
+      const order: string[] = [];
+      for (let at = t0 + 3; order.length < 3; at += 1) {
+        const [claim] = await store.outbox.claim(at, 1000, 1);
+        order.push(claim!.eventId);
+        await store.outbox.settle(claim!, { kind: 'delivered' }, attempt(claim!, 'delivered'), at);
+      }
+      expect(order).toEqual([notices[1], notices[0], first!.eventId]);
+    });
+
+    it('lists the most recently delivered events, however old they are', async () => {
+      const store = await fresh({ deliveredCapacity: 2 });
+      const events = ['a', 'b', 'c', 'd'].map((label) => outboxEvent(companyId(label)));
+      await store.outbox.append(events, t0);
+      const claims = await store.outbox.claim(t0, 1000, 4);
+      const first = claims.find((claim) => claim.eventId === events[0]!.event.id)!;
+      await store.outbox.settle(first, { kind: 'delivered' }, attempt(first, 'delivered'), t0 + 1);
+      expect((await store.outbox.deliveries(t0 + 1)).map((d) => [d.eventId, d.state])).toEqual([
+        [events[0]!.event.id, 'delivered'],
+        ...events.slice(1).map((e) => [e.event.id, 'in-flight']),
+      ]);
+    });
+
+    it("shows as in flight the delivery a claim took, the newest on an endpoint's own lane", async () => {
+      const store = await fresh();
+      await store.outbox.append([outboxEvent(companyId('a'))], t0);
+      const [claim] = await store.outbox.claim(t0, 1000, 1);
+      await store.outbox.settle(claim!, { kind: 'disable' }, attempt(claim!, 'disabled'), t0);
+      await store.outbox.append([{ ...outboxEvent(companyId('n'), 1), orderingKey: 'webhook_endpoint' }], t0);
+      let notice = '';
+      await store.outbox.reenable('default', () => {
+        const event = outboxEvent(companyId('n'), 2);
+        notice = event.event.id;
+        return { ...event, orderingKey: 'webhook_endpoint' };
+      }, t0 + 1);
+      const [taken] = await store.outbox.claim(t0 + 1, 1000, 1);
+      expect(taken?.eventId).toBe(notice);
+      expect((await store.outbox.deliveries(t0 + 1)).filter((d) => d.state === 'in-flight').map((d) => d.eventId)).toEqual([notice]);
+    });
+
+    it('keeps only the newest delivered events and journal lines', async () => {
+      const store = await fresh({ deliveredCapacity: 2, attemptJournalCapacity: 3 });
+      const c = companyId('a');
+      const events = Array.from({ length: 5 }, (_, n) => outboxEvent(c, n));
+      await store.outbox.append(events, t0);
+      for (let n = 0; n < 5; n += 1) {
+        const [claim] = await store.outbox.claim(t0 + n, 1000, 1);
+        await store.outbox.settle(claim!, { kind: 'delivered' }, attempt(claim!, 'delivered'), t0 + n);
+      }
+      expect((await store.outbox.deliveries(t0 + 10)).map((d) => d.eventId)).toEqual(events.slice(-2).map((e) => e.event.id));
+      expect((await store.outbox.attempts(10)).map((a) => a.eventId)).toEqual(events.slice(-3).map((e) => e.event.id));
+    });
+
+    itShared('gives each lane to one of two processes claiming at once', async () => {
+      const one = await fresh();
+      const two = await second();
+      await one.outbox.append(Array.from({ length: 12 }, (_, n) => outboxEvent(companyId(`l${n}x`))), t0);
+      const claims = (await Promise.all([one, two, one, two].map((store) => store.outbox.claim(t0, 1000, 12)))).flat();
+      expect(claims.map((claim) => claim.laneKey).sort()).toEqual(Array.from({ length: 12 }, (_, n) => companyId(`l${n}x`)).sort());
+    });
+  });
+
+  describe('the request journal', () => {
+    it('reads newest pages first, each oldest first, and follows next to older ones', async () => {
+      const store = await fresh();
+      await store.journal.append(Array.from({ length: 5 }, (_, n) => request(n)));
+      const first = await store.journal.page({ limit: 2 });
+      expect(first.entries.map((e) => e.requestId)).toEqual(['req_3', 'req_4']);
+      const second = await store.journal.page({ limit: 2, before: first.next });
+      const third = await store.journal.page({ limit: 2, before: second.next });
+      expect([...third.entries, ...second.entries].map((e) => e.requestId)).toEqual(['req_0', 'req_1', 'req_2']);
+      expect(third.next).toBeUndefined();
+      expect(first.entries[0]).toMatchObject({ ...request(3), id: expect.any(Number) });
+    });
+
+    it('filters by operation, status and partner, examining at most ten times the page', async () => {
+      const store = await fresh();
+      await store.journal.append([request(0, { status: 404 }), ...Array.from({ length: 30 }, (_, n) => request(n + 1)), request(31, { partnerId: partnerB })]);
+      const page = await store.journal.page({ limit: 2, status: 404 });
+      expect(page.entries).toEqual([]);
+      expect(page.next).toBeDefined();
+      let found: string[] = [];
+      for (let cursor: number | undefined = page.next; cursor !== undefined; ) {
+        const next = await store.journal.page({ limit: 2, status: 404, before: cursor });
+        found = [...found, ...next.entries.map((e) => e.requestId)];
+        cursor = next.next;
+      }
+      expect(found).toEqual(['req_0']);
+      expect((await store.journal.page({ limit: 5, partnerId: partnerB })).entries.map((e) => e.requestId)).toEqual(['req_31']);
+      expect((await store.journal.page({ limit: 1, operationId: 'getCustomer' })).entries.map((e) => e.requestId)).toEqual(['req_31']);
+    });
+
+    it('stays within its byte budget, dropping the oldest entries', async () => {
+      const store = await fresh({ journalMaxBytes: 4096 });
+      await store.journal.append(Array.from({ length: 40 }, (_, n) => request(n, { path: `/v1/partner/customers/${'x'.repeat(200)}${n}` })));
+      let kept = 0;
+      let oldest = '';
+      for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+        const page = await store.journal.page({ limit: 100, before: cursor });
+        kept += page.entries.length;
+        oldest = page.entries[0]?.requestId ?? oldest;
+        cursor = page.next;
+      }
+      expect(kept).toBeGreaterThan(3);
+      expect(kept).toBeLessThan(40);
+      expect(oldest).toBe(`req_${40 - kept}`);
+    });
+  });
+
+  describe('secrets, reset and durability', () => {
+    itShared('makes a named secret once, for every process on the store', async () => {
+      const one = await fresh();
+      expect(await one.secret('cursor', () => 'first')).toBe('first');
+      expect(await one.secret('cursor', () => 'second')).toBe('first');
+      expect(await (await second()).secret('cursor', () => 'third')).toBe('first');
+    });
+
+    it("resets one partner's data and leaves the other's, or everything", async () => {
+      const store = await fresh();
+      for (const partner of [partnerA, partnerB]) {
+        await store.customers.create(partner, customer(1));
+        await store.timeline.insert(partner, company(partner === partnerA ? 1 : 2), t0);
+        await store.idempotency.begin(lock('k', 'o', partner), 'fp', t0, 1000);
+        await store.journal.append([request(1, { partnerId: partner })]);
+      }
+      await store.outbox.append([outboxEvent(company(1).serviceCompanyId, 1, ['default'], partnerA), outboxEvent(company(2).serviceCompanyId, 1, ['default'], partnerB)], t0);
+      await store.reset(partnerA);
+      expect(await store.customers.get(partnerA, customer(1).serviceCustomerId)).toBeUndefined();
+      expect(await store.companies.get(partnerA, company(1).serviceCompanyId)).toBeUndefined();
+      expect(await store.idempotency.count(partnerA, t0)).toBe(0);
+      expect((await store.journal.page({ limit: 10 })).entries.map((e) => e.partnerId)).toEqual([partnerB]);
+      expect((await store.outbox.deliveries(t0)).map((d) => d.orderingKey)).toEqual([company(2).serviceCompanyId]);
+      expect((await store.timeline.claimDue(t0, 1000, 5)).map((claim) => claim.partnerId)).toEqual([partnerB]);
+      expect(await store.customers.get(partnerB, customer(1).serviceCustomerId)).toBeDefined();
+      await store.reset();
+      expect(await store.customers.get(partnerB, customer(1).serviceCustomerId)).toBeUndefined();
+      expect(await store.outbox.deliveries(t0)).toEqual([]);
+      expect((await store.journal.page({ limit: 10 })).entries).toEqual([]);
+    });
+
+    itDurable('keeps everything across a close and a reopen', async () => {
+      const store = await fresh();
+      await store.customers.create(partnerA, customer(1));
+      await store.timeline.insert(partnerA, company(1), t0 + 50);
+      await store.idempotency.begin(lock('k'), 'fp', t0, 1000);
+      await store.idempotency.complete(lock('k'), answer);
+      await store.outbox.append([outboxEvent(companyId('a'))], t0);
+      await store.journal.append([request(1)]);
+      await store.close();
+      const reopened = await second();
+      expect(await reopened.customers.get(partnerA, customer(1).serviceCustomerId)).toEqual(customer(1));
+      expect((await reopened.idempotency.begin(lock('k', 'o2'), 'fp', t0 + 1, 1000)).began).toBe(false);
+      expect((await reopened.timeline.claimDue(t0 + 50, 1000, 5)).map((claim) => claim.companyId)).toEqual([company(1).serviceCompanyId]);
+      expect(await reopened.outbox.claim(t0, 1000, 5)).toHaveLength(1);
+      expect((await reopened.journal.page({ limit: 5 })).entries.map((e) => e.requestId)).toEqual(['req_1']);
+    });
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * A throwaway `redis-server` for tests: on a free loopback port, with nothing saved to disk, stopped afterwards.
+ * Where the machine has no redis-server the Redis tests are skipped with a line saying so, except under CI=true,
+ * where a missing server fails the run: CI installs it (.ci/run), so its absence there is a broken set-up.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export const redisServerPath = findRedisServer();
+
+/** Whether the Redis tests run here; says why not, once, when they do not. */
+export function redisTestsEnabled(): boolean {
+  if (redisServerPath) return true;
+  if (process.env.CI === 'true') throw new Error('redis-server is not installed, and CI=true requires the Redis tests to run (.ci/run installs it: apt-get install redis-server)');
+  if (!warned) {
+    warned = true;
+    console.warn('redis-server not found: the Redis store tests are skipped (apt-get install redis-server to run them)');
+  }
+  return false;
+}
+let warned = false;
+
+function findRedisServer(): string | undefined {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const path = found.stdout.trim();
+  return found.status === 0 && path ? path : undefined;
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  if (!redisServerPath) throw new Error('redis-server is not installed');
+  const port = await freePort();
+  const child: ChildProcess = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+      client.disconnect();
+      break;
+    } catch (error) {
+      client.disconnect();
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`redis-server did not start on port ${port}: ${(error as Error).message}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  return {
+    url,
+    port,
+    pid: child.pid as number,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
