@@ -4,8 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { Request as LoadRequest } from 'autocannon';
+import { freePort } from '../contract-tests/support/processes.ts';
+
+export { freePort };
 
 export type { LoadRequest };
 
@@ -56,16 +58,6 @@ export async function waitFor(url: string, timeoutMs = 20_000): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ServerProcess {
   url: string;

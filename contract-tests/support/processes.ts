@@ -3,6 +3,7 @@
  * (SIGTERM, so that it can clean up) and then for sure (SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { constants } from 'node:os';
 import { projectRoot } from './project-files.ts';
 
@@ -58,6 +59,18 @@ export function runTool(command: string, args: readonly string[], options: ToolO
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       resolve(timedOut ? 124 : exitStatus(code, signal));
+    });
+  });
+}
+
+/** A TCP port free on loopback now, for a server that cannot pick its own (it may be taken again before use). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
     });
   });
 }

@@ -7,20 +7,8 @@
 import type { Logger } from 'pino';
 import type { JournalQuery, RequestJournalRecords, RequestRecord } from '../store/store.ts';
 
-/** A journal entry as `/_mock/requests` shows it. */
-export interface JournalEntry {
-  at: string;
-  requestId: string;
-  method: string;
-  path: string;
-  operationId: string | null;
-  status: number;
-  durationMs: number;
-  partner: string | null;
-  replayed: boolean;
-  errorCode: string | null;
-  contractViolations?: string[];
-}
+/** A journal entry as `/_mock/requests` shows it: the time formatted, the partner only as its masked key. */
+export type JournalEntry = Omit<RequestRecord, 'atMs' | 'partnerId'> & { at: string };
 
 export interface JournalPageView {
   requests: JournalEntry[];

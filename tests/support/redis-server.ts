@@ -4,8 +4,8 @@
  * where a missing server fails the run: CI installs it (.ci/run), so its absence there is a broken set-up.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from '../../contract-tests/support/processes.ts';
 
 export interface RedisServer {
   url: string;
@@ -70,13 +70,3 @@ export async function startRedisServer(): Promise<RedisServer> {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -49,8 +49,7 @@ end
   idempotencyRenew: {
     lua: `
 local key = idemKey(ARGV[1], ARGV[2])
-local held = redis.call('HMGET', key, 'owner', 'status')
-if held[1] ~= ARGV[3] or held[2] then return 0 end
+if not heldBy(key, ARGV[3]) then return 0 end
 redis.call('HSET', key, 'lock', tonumber(ARGV[4]) + tonumber(ARGV[5]))
 return 1
 `,
@@ -58,8 +57,7 @@ return 1
   idempotencyComplete: {
     lua: `
 local key = idemKey(ARGV[1], ARGV[2])
-local held = redis.call('HMGET', key, 'owner', 'status')
-if held[1] ~= ARGV[3] or held[2] then return 0 end
+if not heldBy(key, ARGV[3]) then return 0 end
 redis.call('HSET', key, 'status', ARGV[4], 'headers', ARGV[5], 'body', ARGV[6], 'text', ARGV[7])
 redis.call('HDEL', key, 'owner')
 return 1
@@ -68,8 +66,7 @@ return 1
   idempotencyAbandon: {
     lua: `
 local key = idemKey(ARGV[1], ARGV[2])
-local held = redis.call('HMGET', key, 'owner', 'status')
-if held[1] ~= ARGV[3] or held[2] then return 0 end
+if not heldBy(key, ARGV[3]) then return 0 end
 redis.call('DEL', key)
 redis.call('ZREM', pk(ARGV[1], 'idem'), ARGV[2])
 return 1

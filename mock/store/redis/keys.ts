@@ -68,5 +68,10 @@ for name, key in pairs(K) do if name ~= 'counter' then globalKeys[#globalKeys + 
 local partnerKeyNames = { 'meta', 'cus', 'cus:email', 'cus:seq', 'co', 'co:f', 'co:seq', 'co:cus', 'doc', 'doc:file', 'doc:seq', 'idem', 'out', 'att', 'jr' }
 local function pk(partner, name) return D .. 'p:' .. partner .. ':' .. name end
 local function idemKey(partner, scope) return pk(partner, 'idem:' .. scope) end
+-- Whether an idempotency record is still in flight and held by this owner: only the holder completes, renews or abandons it.
+local function heldBy(key, owner)
+  local held = redis.call('HMGET', key, 'owner', 'status')
+  return held[1] == owner and not held[2]
+end
 local function secretKey(name) return P .. 'secret:' .. name end
 `;
