@@ -6,7 +6,10 @@
  * store's RSS after a million creates. Each measurement follows an unmeasured two-second warm-up of the same load.
  * Redis targets need redis-server (the script starts its own on a free port); without it they are left out.
  *
- *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000]
+ *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000] [--stores memory,sqlite,redis]
+ *
+ * `--creates 0` leaves out the memory measurement; `--stores` limits the stores measured (the memory store, the
+ * baseline of the ratios, is always measured).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,8 +21,14 @@ import { redisServerPath, startRedisServer, type RedisServer } from '../tests/su
 import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
 
 const { values } = parseArgs({
-  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, creates: { type: 'string', default: '1000000' } },
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    creates: { type: 'string', default: '1000000' },
+    stores: { type: 'string', default: 'memory,sqlite,redis' },
+  },
 });
+const stores = new Set(['memory', ...(values.stores ?? '').split(',').map((store) => store.trim())]);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const creates = Number(values.creates);
@@ -54,19 +63,20 @@ const prismTarget = 'prism mock -v error';
 async function main(): Promise<void> {
   await buildMock();
   let redis: RedisServer | undefined;
-  if (redisServerPath) redis = await startRedisServer();
+  if (!stores.has('redis')) redis = undefined;
+  else if (redisServerPath) redis = await startRedisServer();
   else console.log('redis-server not found: the Redis targets are left out (apt-get install redis-server).');
   // Each target is kept as soon as it runs, so that a later one failing to start still stops the earlier ones.
   const targets: Target[] = [];
   const rows: Row[] = [];
   try {
-    const stores: [string, string[], number?][] = [
+    const mocks: [string, string[], number?][] = [
       [memoryTarget, ['--store', 'memory']],
       ['mock · memory, responses checked', ['--store', 'memory', '--validate-responses', 'on']],
-      ['mock · sqlite', ['--store', `sqlite:${join(logDir, 'bench.db')}`]],
+      ...(stores.has('sqlite') ? ([['mock · sqlite', ['--store', `sqlite:${join(logDir, 'bench.db')}`]]] as [string, string[]][]) : []),
       ...(redis ? ([['mock · redis', ['--store', `${redis.url}/1`]], ['mock · redis, 2 replicas', ['--store', `${redis.url}/2`], 2]] as [string, string[], number][]) : []),
     ];
-    for (const [name, args, replicas] of stores) targets.push(await startMock(name, args, replicas, redis));
+    for (const [name, args, replicas] of mocks) targets.push(await startMock(name, args, replicas, redis));
     targets.push(await startPrism(), await startBare());
     for (const target of targets) {
       for (const operation of operationNames) rows.push(await measure(target, operation));
@@ -74,8 +84,10 @@ async function main(): Promise<void> {
     printTable(rows);
     const startup = await startupOf();
     console.log(`\nMock start-up (SQLite store): ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to listening.`);
-    for (const target of targets.filter((candidate) => candidate.name.startsWith('mock · ') && candidate.pids.length === 1 && !candidate.name.includes('checked'))) {
-      await memoryAfterCreates(target);
+    if (creates > 0) {
+      for (const target of targets.filter((candidate) => candidate.name.startsWith('mock · ') && candidate.pids.length === 1 && !candidate.name.includes('checked'))) {
+        await memoryAfterCreates(target);
+      }
     }
   } finally {
     await Promise.all(targets.map((target) => target.stop()));
@@ -140,17 +152,24 @@ function printTable(rows: Row[]): void {
   console.log('CPU of a Redis target includes the redis-server process.');
 }
 
+/** RSS before the creates and after each quarter of them: flat quarters mean memory is bounded, not leaking. */
 async function memoryAfterCreates(mock: Target): Promise<void> {
   const pid = mock.pids[0] as number;
-  const before = await rssOf(pid);
+  const samples = [await rssOf(pid)];
   const storeBefore = mock.storePid === undefined ? undefined : await rssOf(mock.storePid);
   const started = Date.now();
-  const result = await autocannon({ url: mock.urls[0] as string, connections, amount: creates, requests: [loadRequest('createCustomer', mock.customerId)] });
-  const after = await rssOf(pid);
+  let done = 0;
+  let non2xx = 0;
+  for (let quarter = 0; quarter < 4; quarter += 1) {
+    const result = await autocannon({ url: mock.urls[0] as string, connections, amount: Math.round(creates / 4), requests: [loadRequest('createCustomer', mock.customerId)] });
+    done += result.requests.total;
+    non2xx += result.non2xx;
+    samples.push(await rssOf(pid));
+  }
   const store = mock.storePid === undefined ? '' : `; redis-server ${mb(storeBefore as number)} → ${mb(await rssOf(mock.storePid))} MiB`;
   console.log(
-    `${mock.name}: RSS ${mb(before)} MiB before, ${mb(after)} MiB after ${result.requests.total} idempotent creates ` +
-      `(${Math.round((Date.now() - started) / 1000)} s, ${result.non2xx} non-2xx)${store}.`,
+    `${mock.name}: RSS ${samples.map(mb).join(' → ')} MiB (before, then after each quarter of ${done} idempotent creates; ` +
+      `${Math.round((Date.now() - started) / 1000)} s, ${non2xx} non-2xx)${store}.`,
   );
 }
 

@@ -7,10 +7,8 @@ export const schemaVersion = 1;
 export const schema = `
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 
--- seq numbers a partner's own records, for paging; idem_count is how many idempotency records it holds.
-CREATE TABLE partners (
-  partner_id TEXT PRIMARY KEY, seq INTEGER NOT NULL DEFAULT 0, idem_count INTEGER NOT NULL DEFAULT 0, idem_seq INTEGER NOT NULL DEFAULT 0
-) WITHOUT ROWID;
+-- seq numbers a partner's own records (customers, companies, documents together), for paging. Its counters live in
+-- the process that owns the file, read back from these tables at first use: no counter row is written per request.
 
 CREATE TABLE customers (
   partner_id TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, email_lower TEXT NOT NULL, json TEXT NOT NULL,
@@ -32,15 +30,16 @@ CREATE TABLE documents (
   PRIMARY KEY (company_id, id)
 ) WITHOUT ROWID;
 CREATE INDEX documents_by_seq ON documents (partner_id, company_id, seq);
+CREATE INDEX documents_by_partner ON documents (partner_id, seq);
 
 -- A record is in flight while response_status is NULL: owner holds it until locked_until.
--- created_seq orders a partner's records for its cap: the oldest first, as they were inserted.
+-- Completed creates, to replay (a create in flight is held in the process: see sqlite-store.ts). created_seq orders
+-- a partner's records, oldest first: the order they expire in (the retention is fixed) and are dropped past the cap.
 CREATE TABLE idempotency (
-  partner_id TEXT NOT NULL, scope TEXT NOT NULL, created_seq INTEGER NOT NULL, expires_at INTEGER NOT NULL, owner TEXT,
-  locked_until INTEGER NOT NULL, fingerprint TEXT NOT NULL, response_status INTEGER, response_headers TEXT, response_body BLOB,
+  partner_id TEXT NOT NULL, scope TEXT NOT NULL, created_seq INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL, response_status INTEGER NOT NULL, response_headers TEXT NOT NULL, response_body BLOB NOT NULL,
   PRIMARY KEY (partner_id, scope)
 ) WITHOUT ROWID;
-CREATE INDEX idempotency_by_expiry ON idempotency (partner_id, expires_at);
 CREATE INDEX idempotency_by_age ON idempotency (partner_id, created_seq);
 
 -- The next step of each formation still going; lease_until > 0 while a process holds it (token).
@@ -77,8 +76,8 @@ CREATE TABLE endpoints (id TEXT PRIMARY KEY, disabled_at INTEGER, failed_event_i
 
 CREATE TABLE attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, partner_id TEXT NOT NULL, json TEXT NOT NULL);
 
+-- No index beside the id: an entry is written at every request, and read a page at a time, newest first.
 CREATE TABLE journal (
   id INTEGER PRIMARY KEY AUTOINCREMENT, partner_id TEXT, operation_id TEXT, status INTEGER NOT NULL, bytes INTEGER NOT NULL, json TEXT NOT NULL
 );
-CREATE INDEX journal_by_partner ON journal (partner_id);
 `;

@@ -2,13 +2,19 @@
  * The SQLite backend (`--store sqlite:PATH`, the default): one file, no server. It uses Node's built-in
  * `node:sqlite`, so nothing is compiled at install. The file is in WAL mode with `synchronous = NORMAL`: a commit
  * survives the mock being killed (only a power loss can take the last ones back). Every method is one
- * transaction (`BEGIN IMMEDIATE`), and node:sqlite runs each synchronously, so nothing interleaves with it.
+ * transaction, and node:sqlite runs each synchronously, so nothing interleaves with it.
+ *
+ * One process owns the file (`locking_mode = EXCLUSIVE`): a second mock on the same file is refused at start with a
+ * message pointing to Redis, which is what several processes share. Owning it lets this process hold what need not
+ * outlive it (the lock of a create in flight) in memory instead of on disk, and keep a bounded cache of the reads
+ * every request makes, at no risk of reading stale data.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { Company, Document } from '../../../generated/openapi.js';
 import { newClaimToken } from '../claim-token.ts';
+import { createReadCache } from './read-cache.ts';
 import { StoreError } from '../store-error.ts';
 import type {
   AttemptRecord,
@@ -33,14 +39,29 @@ const endpointLaneKey = 'webhook_endpoint';
 
 export function openSqliteStore(path: string, options: StoreOptions): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  let db: DatabaseSync;
+  let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(path);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    // Exclusive before WAL, so that the WAL index lives in this process's memory rather than in a shared file.
+    db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 2000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+    migrate(db, path);
   } catch (error) {
+    if (db?.isOpen) db.close();
+    if (error instanceof StoreError) throw error;
+    if (/database is locked|SQLITE_BUSY/i.test((error as Error).message)) {
+      throw new StoreError(
+        `the SQLite store ${path} is in use by another process (another mock?): a SQLite store serves one process. Stop the other one, give this one another --store sqlite:PATH, or share a Redis between several (--store redis://HOST:PORT)`,
+      );
+    }
     throw new StoreError(`cannot open the SQLite store ${path}: ${(error as Error).message}`);
   }
-  migrate(db, path);
+  // What a request reads most; see the file's opening comment for why a cache is safe here.
+  const customerCache = createReadCache<CustomerRecord>(10_000);
+  const companiesOfCustomerCache = createReadCache<Map<number, Company[]>>(10_000);
+  const forgetCompaniesOf = (partnerId: string, customerId: string) => companiesOfCustomerCache.delete(`${partnerId}\u0000${customerId}`);
+  /** Creates in flight, by partner and scope: held by this process only, as the file is. */
+  const inFlight = new Map<string, { partnerId: string; owner: string; fingerprint: string; lockedUntil: number; expiresAt: number }>();
+  const flightKey = (partnerId: string, scope: string) => `${partnerId}\u0000${scope}`;
 
   const statements = new Map<string, StatementSync>();
   const sql = (text: string): StatementSync => {
@@ -56,7 +77,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
   const run = (text: string, ...params: SQLInputValue[]) => sql(text).run(...params);
 
   let depth = 0;
-  /** One transaction; a nested call joins the outer one. */
+  /** One transaction, run now; a nested call joins the outer one. */
   const tx = <T>(work: () => T): T => {
     if (depth > 0) return work();
     db.exec('BEGIN IMMEDIATE');
@@ -73,8 +94,75 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
     }
   };
 
-  const nextSeq = (partnerId: string): number =>
-    Number((get('INSERT INTO partners (partner_id, seq) VALUES (?, 1) ON CONFLICT (partner_id) DO UPDATE SET seq = seq + 1 RETURNING seq', partnerId) as Row).seq);
+  /**
+   * A write, committed with the others asked for in the same turn of the event loop (group commit): a commit costs
+   * far more than the statements in it (each page it changed is written to the WAL), and the requests a busy mock
+   * handles at once share one. Each write runs in a savepoint of its own, so one that fails undoes only itself;
+   * its promise settles once the commit is done, so an answer is never sent before what it says is on disk.
+   */
+  let waiting: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
+  let committing: Promise<void> | undefined;
+  const write = <T>(work: () => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      committing ??= new Promise<void>((done) => setImmediate(() => done(commitWaiting())));
+    });
+  const commitWaiting = () => {
+    committing = undefined;
+    const batch = waiting;
+    waiting = [];
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      tx(() => {
+        for (const { work } of batch) {
+          db.exec('SAVEPOINT one_write');
+          try {
+            outcomes.push({ ok: true, value: work() });
+            db.exec('RELEASE one_write');
+          } catch (error) {
+            db.exec('ROLLBACK TO one_write');
+            db.exec('RELEASE one_write');
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      // The commit itself failed (a full disk): nothing of the batch was written, and what this process keeps
+      // beside the file may now say otherwise, so it is read again from the file.
+      forgetDerived();
+      for (const { reject } of batch) reject(error);
+      return;
+    }
+    batch.forEach(({ resolve, reject }, index) => {
+      const outcome = outcomes[index] as (typeof outcomes)[number];
+      if (outcome.ok) resolve(outcome.value);
+      else reject(outcome.error);
+    });
+  };
+
+  // Counters kept in this process (it owns the file) and read back at first use, so that no request writes a
+  // counter row: fewer pages per transaction is what makes a SQLite write cheap.
+  const sequences = new Map<string, number>();
+  const nextSeq = (partnerId: string): number => {
+    let last = sequences.get(partnerId);
+    if (last === undefined) {
+      last = Math.max(
+        ...['customers', 'companies', 'documents'].map((table) => Number(get(`SELECT MAX(seq) AS seq FROM ${table} WHERE partner_id = ?`, partnerId)?.seq ?? 0)),
+      );
+    }
+    sequences.set(partnerId, last + 1);
+    return last + 1;
+  };
+  const idempotencyCounts = new Map<string, number>();
+  const forgetDerived = () => {
+    sequences.clear();
+    idempotencyCounts.clear();
+    customerCache.clear();
+    companiesOfCustomerCache.clear();
+  };
+  const idempotencyCount = (partnerId: string): number =>
+    idempotencyCounts.get(partnerId) ?? Number((get('SELECT COUNT(*) AS n FROM idempotency WHERE partner_id = ?', partnerId) as Row).n);
+  let idempotencySeq = Number(get('SELECT MAX(created_seq) AS seq FROM idempotency')?.seq ?? 0);
   const nextDueSeq = (): number => Number((get("UPDATE meta SET value = value + 1 WHERE name = 'due_seq' RETURNING value") as Row).value);
 
   const pageOf = <T>(rows: Row[], limit: number, read: (row: Row) => T): Page<T> => {
@@ -154,17 +242,23 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
 
     customers: {
       async create(partnerId, customer) {
-        return tx(() => {
+        return write(() => {
           const email = customer.email.toLowerCase();
           const existing = get('SELECT json FROM customers WHERE partner_id = ? AND email_lower = ?', partnerId, email);
           if (existing) return { customer: json<CustomerRecord>(existing), created: false };
           run('INSERT INTO customers (partner_id, id, seq, email_lower, json) VALUES (?, ?, ?, ?, ?)', partnerId, customer.serviceCustomerId, nextSeq(partnerId), email, JSON.stringify(customer));
+          customerCache.set(`${partnerId}\u0000${customer.serviceCustomerId}`, customer);
           return { customer, created: true };
         });
       },
       async get(partnerId, customerId) {
+        const key = `${partnerId}\u0000${customerId}`;
+        const cached = customerCache.get(key);
+        if (cached) return cached;
         const row = get('SELECT json FROM customers WHERE partner_id = ? AND id = ?', partnerId, customerId);
-        return row ? json<CustomerRecord>(row) : undefined;
+        const customer = row ? json<CustomerRecord>(row) : undefined;
+        if (customer) customerCache.set(key, customer);
+        return customer;
       },
       async list(partnerId, { email }, page) {
         const rows =
@@ -188,7 +282,15 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         return pageOf(all(companyListSql(filter), ...params, page.limit + 1), page.limit, (row) => json<Company>(row));
       },
       async ofCustomer(partnerId, customerId, limit) {
-        return all('SELECT json FROM companies WHERE partner_id = ? AND customer_id = ? ORDER BY seq DESC LIMIT ?', partnerId, customerId, limit).map((row) => json<Company>(row));
+        const key = `${partnerId}\u0000${customerId}`;
+        const byLimit = companiesOfCustomerCache.get(key) ?? new Map<number, Company[]>();
+        let companies = byLimit.get(limit);
+        if (!companies) {
+          companies = all('SELECT json FROM companies WHERE partner_id = ? AND customer_id = ? ORDER BY seq DESC LIMIT ?', partnerId, customerId, limit).map((row) => json<Company>(row));
+          byLimit.set(limit, companies);
+          companiesOfCustomerCache.set(key, byLimit);
+        }
+        return companies;
       },
     },
 
@@ -209,30 +311,47 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
 
     idempotency: {
       async begin({ partnerId, scope, owner }, fingerprint, now, lockMs) {
-        return tx(() => {
-          const row = get('SELECT fingerprint, expires_at, locked_until, response_status, response_headers, response_body FROM idempotency WHERE partner_id = ? AND scope = ?', partnerId, scope);
-          if (row) {
-            const done = row.response_status !== null;
-            if (Number(row.expires_at) > now && (done || Number(row.locked_until) > now)) {
-              return { began: false as const, record: done ? { state: 'done' as const, fingerprint: row.fingerprint as string, response: toResponse(row) } : { state: 'in-flight' as const, fingerprint: row.fingerprint as string } };
-            }
-          }
-          const partner = get(
-            'INSERT INTO partners (partner_id, idem_seq) VALUES (?, 1) ON CONFLICT (partner_id) DO UPDATE SET idem_seq = idem_seq + 1 RETURNING idem_count, idem_seq',
-            partnerId,
-          ) as Row;
-          let count = Number(partner.idem_count);
-          if (row) count -= Number(run('DELETE FROM idempotency WHERE partner_id = ? AND scope = ?', partnerId, scope).changes);
-          count -= Number(run('DELETE FROM idempotency WHERE partner_id = ? AND expires_at <= ?', partnerId, now).changes);
+        const key = flightKey(partnerId, scope);
+        const flying = inFlight.get(key);
+        if (flying && flying.lockedUntil > now && flying.expiresAt > now) return { began: false, record: { state: 'in-flight', fingerprint: flying.fingerprint } };
+        const row = get('SELECT fingerprint, expires_at, response_status, response_headers, response_body FROM idempotency WHERE partner_id = ? AND scope = ?', partnerId, scope);
+        if (row && Number(row.expires_at) > now) return { began: false, record: { state: 'done', fingerprint: row.fingerprint as string, response: toResponse(row) } };
+        inFlight.set(key, { partnerId, owner, fingerprint, lockedUntil: now + lockMs, expiresAt: now + options.idempotencyTtlMs });
+        return { began: true };
+      },
+      async renew({ partnerId, scope, owner }, now, lockMs) {
+        const flying = inFlight.get(flightKey(partnerId, scope));
+        if (!flying || flying.owner !== owner) return false;
+        flying.lockedUntil = now + lockMs;
+        return true;
+      },
+      async complete({ partnerId, scope, owner }, response) {
+        const key = flightKey(partnerId, scope);
+        const flying = inFlight.get(key);
+        if (!flying || flying.owner !== owner) return false;
+        inFlight.delete(key);
+        await write(() => {
+          let count = idempotencyCount(partnerId);
+          // The expired record this key may still have, and the partner's oldest ones that expired, go first.
+          count -= Number(run('DELETE FROM idempotency WHERE partner_id = ? AND scope = ?', partnerId, scope).changes);
+          count -= Number(
+            run(
+              'DELETE FROM idempotency WHERE partner_id = ? AND scope IN (SELECT scope FROM idempotency WHERE partner_id = ? ORDER BY created_seq LIMIT 16) AND expires_at <= ?',
+              partnerId,
+              partnerId,
+              Date.now(),
+            ).changes,
+          );
           run(
-            'INSERT INTO idempotency (partner_id, scope, created_seq, expires_at, owner, locked_until, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            'INSERT INTO idempotency (partner_id, scope, created_seq, expires_at, fingerprint, response_status, response_headers, response_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
             partnerId,
             scope,
-            Number(partner.idem_seq),
-            now + options.idempotencyTtlMs,
-            owner,
-            now + lockMs,
-            fingerprint,
+            (idempotencySeq += 1),
+            flying.expiresAt,
+            flying.fingerprint,
+            response.status,
+            JSON.stringify(response.headers),
+            response.body,
           );
           count += 1;
           if (count > options.idempotencyMaxRecordsPerPartner) {
@@ -245,42 +364,25 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
               ).changes,
             );
           }
-          run('UPDATE partners SET idem_count = ? WHERE partner_id = ?', count, partnerId);
-          return { began: true as const };
+          idempotencyCounts.set(partnerId, count);
         });
-      },
-      async renew({ partnerId, scope, owner }, now, lockMs) {
-        return run('UPDATE idempotency SET locked_until = ? WHERE partner_id = ? AND scope = ? AND owner = ? AND response_status IS NULL', now + lockMs, partnerId, scope, owner).changes === 1;
-      },
-      async complete({ partnerId, scope, owner }, response) {
-        return (
-          run(
-            'UPDATE idempotency SET response_status = ?, response_headers = ?, response_body = ?, owner = NULL WHERE partner_id = ? AND scope = ? AND owner = ? AND response_status IS NULL',
-            response.status,
-            JSON.stringify(response.headers),
-            response.body,
-            partnerId,
-            scope,
-            owner,
-          ).changes === 1
-        );
+        return true;
       },
       async abandon({ partnerId, scope, owner }) {
-        tx(() => {
-          const { changes } = run('DELETE FROM idempotency WHERE partner_id = ? AND scope = ? AND owner = ? AND response_status IS NULL', partnerId, scope, owner);
-          if (changes) run('UPDATE partners SET idem_count = idem_count - ? WHERE partner_id = ?', changes, partnerId);
-        });
+        const key = flightKey(partnerId, scope);
+        if (inFlight.get(key)?.owner === owner) inFlight.delete(key);
       },
       async count(partnerId, now) {
-        return Number(
-          (get('SELECT COUNT(*) AS n FROM idempotency WHERE partner_id = ? AND expires_at > ? AND (response_status IS NOT NULL OR locked_until > ?)', partnerId, now, now) as Row).n,
-        );
+        const stored = Number((get('SELECT COUNT(*) AS n FROM idempotency WHERE partner_id = ? AND expires_at > ?', partnerId, now) as Row).n);
+        let flying = 0;
+        for (const entry of inFlight.values()) if (entry.partnerId === partnerId && entry.lockedUntil > now) flying += 1;
+        return stored + flying;
       },
     },
 
     timeline: {
       async insert(partnerId, company, dueAt) {
-        tx(() => {
+        await write(() => {
           run(
             'INSERT INTO companies (partner_id, id, seq, customer_id, status, entity_type, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
             partnerId,
@@ -293,9 +395,10 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
           );
           run('INSERT INTO steps (company_id, partner_id, due_at) VALUES (?, ?, ?)', company.serviceCompanyId, partnerId, dueAt);
         });
+        forgetCompaniesOf(partnerId, company.serviceCustomerId);
       },
       async claimDue(now, leaseMs, limit) {
-        return tx(() =>
+        return write(() =>
           all('SELECT company_id, partner_id, due_at FROM steps WHERE due_at <= ? AND lease_until <= ? ORDER BY due_at LIMIT ?', now, now, limit).map((row): StepClaim => {
             const token = newClaimToken();
             run('UPDATE steps SET token = ?, lease_until = ? WHERE company_id = ?', token, now + leaseMs, row.company_id as string);
@@ -304,7 +407,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         );
       },
       async claim(partnerId, companyId, now, leaseMs) {
-        return tx(() => {
+        return write(() => {
           const row = get('SELECT partner_id, due_at, lease_until FROM steps WHERE company_id = ?', companyId);
           if (!row || row.partner_id !== partnerId) return 'none';
           if (Number(row.lease_until) > now) return 'busy';
@@ -314,12 +417,13 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         });
       },
       async commit(claim, change, next, now) {
-        return tx(() => {
+        return write(() => {
           const row = get('SELECT token, lease_until FROM steps WHERE company_id = ?', claim.companyId);
           if (!row || row.token !== claim.token || Number(row.lease_until) <= now) return false;
           if (change) {
             const { company, document } = change;
             run('UPDATE companies SET status = ?, json = ? WHERE partner_id = ? AND id = ?', company.status, JSON.stringify(company), claim.partnerId, company.serviceCompanyId);
+            forgetCompaniesOf(claim.partnerId, company.serviceCustomerId);
             if (document) {
               run(
                 'INSERT INTO documents (partner_id, company_id, id, seq, json, file) VALUES (?, ?, ?, ?, ?, ?)',
@@ -350,10 +454,10 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
 
     outbox: {
       async append(events, now) {
-        tx(() => storeEvents(events, now));
+        await write(() => storeEvents(events, now));
       },
       async claim(now, leaseMs, limit) {
-        return tx(() => {
+        return write(() => {
           const due = all(
             `SELECT l.endpoint_id, l.lane_key FROM lanes l LEFT JOIN endpoints e ON e.id = l.endpoint_id
              WHERE l.due_at <= ? AND l.lease_until <= ? AND e.disabled_at IS NULL
@@ -390,7 +494,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         });
       },
       async settle(claim, outcome, attempt, now) {
-        return tx(() => {
+        return write(() => {
           const lane = get('SELECT token, lease_until FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
           const head = pendingDelivery(claim.endpointId, claim.laneKey, claim.eventId);
           if (!lane || !head || lane.token !== claim.token || Number(lane.lease_until) <= now) return false;
@@ -425,13 +529,13 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         });
       },
       async release(claim, now) {
-        tx(() => {
+        await write(() => {
           const lane = get('SELECT token FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
           if (lane && lane.token === claim.token) makeLaneDue(claim.endpointId, claim.laneKey, now);
         });
       },
       async reenable(endpointId, notice, now) {
-        return tx(() => {
+        return write(() => {
           const row = get('SELECT disabled_at, failed_event_id FROM endpoints WHERE id = ? AND disabled_at IS NOT NULL', endpointId);
           if (!row) return false;
           run('UPDATE endpoints SET disabled_at = NULL, failed_event_id = NULL WHERE id = ?', endpointId);
@@ -490,7 +594,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
     journal: {
       async append(records) {
         if (records.length === 0) return;
-        tx(() => {
+        await write(() => {
           let added = 0;
           for (const record of records) {
             const text = JSON.stringify(record);
@@ -532,7 +636,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
     },
 
     async secret(name, create) {
-      return tx(() => {
+      return write(() => {
         const row = get('SELECT value FROM meta WHERE name = ?', `secret:${name}`);
         if (row) return row.value as string;
         const value = create();
@@ -542,15 +646,17 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
     },
 
     async reset(partnerId) {
-      tx(() => {
+      forgetDerived();
+      for (const [key, entry] of inFlight) if (partnerId === undefined || entry.partnerId === partnerId) inFlight.delete(key);
+      await write(() => {
         if (partnerId === undefined) {
-          for (const table of ['partners', 'customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'lanes', 'endpoints', 'attempts', 'journal']) {
+          for (const table of ['customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'lanes', 'endpoints', 'attempts', 'journal']) {
             run(`DELETE FROM ${table}`);
           }
           run("UPDATE meta SET value = 0 WHERE name = 'journal_bytes'");
           return;
         }
-        for (const table of ['partners', 'customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'attempts', 'journal']) {
+        for (const table of ['customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'attempts', 'journal']) {
           run(`DELETE FROM ${table} WHERE partner_id = ?`, partnerId);
         }
         run("DELETE FROM lanes WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = lanes.endpoint_id AND d.lane_key = lanes.lane_key AND d.state = 'pending')");
@@ -559,6 +665,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
     },
 
     async close() {
+      await committing;
       if (db.isOpen) db.close();
     },
   };
@@ -583,8 +690,7 @@ function migrate(db: DatabaseSync, path: string): void {
     }
     db.exec('COMMIT');
   } catch (error) {
-    db.exec('ROLLBACK');
-    db.close();
+    if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The three store backends as the conformance suite opens them: each can open a store, a second store on the same
- * data (another process, as far as the backend can tell: another SQLite connection, another Redis client), and,
- * where the data outlives the process, the same data again after a close.
+ * The three store backends as the conformance suite opens them: each can open a store; Redis, which several
+ * processes share, a second store on the same data at the same time (another process, as far as it can tell); and
+ * SQLite and Redis, whose data outlives the process, the same data again after a close.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +20,10 @@ export interface Backend {
   tearDown(): Promise<void>;
   /** A store on fresh, empty data. */
   open(options?: Partial<StoreOptions>): Promise<Store>;
-  /** Another store on the data of the last `open` (another connection), or undefined where there is none. */
+  /** Another store on the data of the last `open`, open at the same time (another connection). */
   openSecond?(options?: Partial<StoreOptions>): Promise<Store>;
-  /** Whether data outlives `close()`: then `openSecond` after a close reads it again. */
-  durable: boolean;
+  /** The data of the last `open` again, after that store was closed; absent where nothing outlives a close. */
+  reopen?(options?: Partial<StoreOptions>): Promise<Store>;
 }
 
 const withDefaults = (options: Partial<StoreOptions> = {}): StoreOptions => ({ ...defaultStoreOptions, ...options });
@@ -32,7 +32,6 @@ export function memoryBackend(): Backend {
   return {
     name: 'memory',
     enabled: true,
-    durable: false,
     async setUp() {},
     async tearDown() {},
     async open(options) {
@@ -48,7 +47,6 @@ export function sqliteBackend(): Backend {
   return {
     name: 'sqlite',
     enabled: true,
-    durable: true,
     async setUp() {
       dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
     },
@@ -59,7 +57,7 @@ export function sqliteBackend(): Backend {
       file = join(dir, `state-${(count += 1)}.db`);
       return openStore({ kind: 'sqlite', path: file }, withDefaults(options));
     },
-    async openSecond(options) {
+    async reopen(options) {
       return openStore({ kind: 'sqlite', path: file }, withDefaults(options));
     },
   };
@@ -73,7 +71,6 @@ export function redisBackend(): Backend {
   return {
     name: 'redis',
     enabled,
-    durable: true,
     async setUp() {
       server = await startRedisServer();
     },
@@ -88,6 +85,9 @@ export function redisBackend(): Backend {
       return store;
     },
     async openSecond(options) {
+      return openStore({ kind: 'redis', url: url() }, withDefaults(options));
+    },
+    async reopen(options) {
       return openStore({ kind: 'redis', url: url() }, withDefaults(options));
     },
   };

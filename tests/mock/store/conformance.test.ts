@@ -8,7 +8,7 @@ import type { Company } from '../../../generated/openapi.js';
 import { never, type AttemptRecord, type LaneClaim, type OutboxEvent, type RequestRecord, type Store, type StoreOptions } from '../../../mock/store/store.ts';
 import { companyId, submittedEvent } from '../webhooks/support/fixtures.ts';
 import { example } from '../support/http-fixtures.ts';
-import { allBackends, type Backend } from './backends.ts';
+import { allBackends, sqliteBackend, type Backend } from './backends.ts';
 
 const [partnerA, partnerB] = ['ptn_aaaaaaaaaaaaaaaaaaaaaaaa', 'ptn_bbbbbbbbbbbbbbbbbbbbbbbb'];
 const t0 = 1_800_000_000_000;
@@ -46,7 +46,8 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
     return track(await backend.openSecond(options));
   };
   const itShared = backend.openSecond ? it : it.skip;
-  const itDurable = backend.durable ? it : it.skip;
+  const itDurable = backend.reopen ? it : it.skip;
+  const reopened = async () => track(await (backend.reopen as NonNullable<Backend['reopen']>)());
 
   beforeAll(async () => {
     if (backend.enabled) await backend.setUp();
@@ -186,9 +187,12 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect((await store.idempotency.begin(lock('k', 'o3'), 'fp', t0 + 1000, 100)).began).toBe(true);
     });
 
-    it('drops the oldest of a partner\'s records first, even when several began in the same millisecond', async () => {
+    it('drops the oldest of a partner\'s records first, even when several were stored in the same millisecond', async () => {
       const store = await fresh({ idempotencyMaxRecordsPerPartner: 2 });
-      for (const scope of ['z-first', 'a-second', 'm-third']) await store.idempotency.begin(lock(scope), 'fp', t0, 10_000);
+      for (const scope of ['z-first', 'a-second', 'm-third']) {
+        await store.idempotency.begin(lock(scope), 'fp', t0, 10_000);
+        await store.idempotency.complete(lock(scope), answer);
+      }
       expect((await store.idempotency.begin(lock('z-first', 'o2'), 'fp', t0, 10_000)).began).toBe(true);
       expect((await store.idempotency.begin(lock('m-third', 'o2'), 'fp', t0, 10_000)).began).toBe(false);
     });
@@ -522,10 +526,15 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
   });
 
   describe('secrets, reset and durability', () => {
-    itShared('makes a named secret once, for every process on the store', async () => {
+    it('makes a named secret once', async () => {
       const one = await fresh();
       expect(await one.secret('cursor', () => 'first')).toBe('first');
       expect(await one.secret('cursor', () => 'second')).toBe('first');
+    });
+
+    itShared('makes a named secret once, for every process on the store', async () => {
+      const one = await fresh();
+      expect(await one.secret('cursor', () => 'first')).toBe('first');
       expect(await (await second()).secret('cursor', () => 'third')).toBe('first');
     });
 
@@ -560,13 +569,29 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       await store.idempotency.complete(lock('k'), answer);
       await store.outbox.append([outboxEvent(companyId('a'))], t0);
       await store.journal.append([request(1)]);
+      const secret = await store.secret('cursor', () => 'made once');
       await store.close();
-      const reopened = await second();
-      expect(await reopened.customers.get(partnerA, customer(1).serviceCustomerId)).toEqual(customer(1));
-      expect((await reopened.idempotency.begin(lock('k', 'o2'), 'fp', t0 + 1, 1000)).began).toBe(false);
-      expect((await reopened.timeline.claimDue(t0 + 50, 1000, 5)).map((claim) => claim.companyId)).toEqual([company(1).serviceCompanyId]);
-      expect(await reopened.outbox.claim(t0, 1000, 5)).toHaveLength(1);
-      expect((await reopened.journal.page({ limit: 5 })).entries.map((e) => e.requestId)).toEqual(['req_1']);
+      const again = await reopened();
+      expect(await again.customers.get(partnerA, customer(1).serviceCustomerId)).toEqual(customer(1));
+      expect((await again.idempotency.begin(lock('k', 'o2'), 'fp', t0 + 1, 1000)).began).toBe(false);
+      expect((await again.timeline.claimDue(t0 + 50, 1000, 5)).map((claim) => claim.companyId)).toEqual([company(1).serviceCompanyId]);
+      expect(await again.outbox.claim(t0, 1000, 5)).toHaveLength(1);
+      expect((await again.journal.page({ limit: 5 })).entries.map((e) => e.requestId)).toEqual(['req_1']);
+      expect(await again.secret('cursor', () => 'made again')).toBe(secret);
     });
+  });
+});
+
+describe('the sqlite store', () => {
+  it('serves one process: a second store on the same file is refused with a message pointing to Redis', async () => {
+    const backend = sqliteBackend();
+    await backend.setUp();
+    const first = await backend.open();
+    try {
+      await expect(backend.reopen?.()).rejects.toThrow(/in use by another process.*redis:\/\//);
+    } finally {
+      await first.close();
+      await backend.tearDown();
+    }
   });
 });
