@@ -126,7 +126,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     [
       assignRequestId,
       recordExchange({ logger, journal }),
-      limitRate({ perSecond: config.rateLimitPerSecond }),
+      limitRate({ perSecond: config.rateLimitPerSecond, buckets: store.rateBuckets }),
       routeRequest(createRouter(operations)),
       gateSandboxOperations(config.environment),
       authenticate(createKeyChecker(config.environment, config.apiKeys)),

@@ -16,6 +16,7 @@
  */
 import type { Company, Customer, Document, EntityType, FormationStatus } from '../../generated/openapi.js';
 import type { WebhookEvent } from '../webhooks/events.ts';
+import type { RateBuckets } from './rate-buckets.ts';
 
 /** A due time that never comes: the step of a formation on the manual timeline waits for a simulation. */
 export const never = 8_640_000_000_000_000;
@@ -35,6 +36,8 @@ export interface Store {
   readonly timeline: FormationTimeline;
   readonly outbox: WebhookOutbox;
   readonly journal: RequestJournalRecords;
+  /** The rate limiter's buckets: in the answering process, for every backend (see rate-buckets.ts for why). */
+  readonly rateBuckets: RateBuckets;
   /**
    * A named secret made once (by `create`) and then shared by every process on the store and kept across
    * restarts: the keys that sign cursors and download URLs, a generated webhook secret.

@@ -5,6 +5,7 @@
  */
 import type { Company } from '../../../generated/openapi.js';
 import { newClaimToken } from '../claim-token.ts';
+import { createProcessRateBuckets } from '../rate-buckets.ts';
 import { journalRecordBytes } from '../journal-bytes.ts';
 import { matchesCompanyFilter } from '../company-filter.ts';
 import type {
@@ -188,6 +189,7 @@ export function createMemoryStore(options: StoreOptions): Store {
   const store: Store = {
     description: 'memory',
     shared: false,
+    rateBuckets: createProcessRateBuckets(),
 
     customers: {
       async create(partnerId, customer) {

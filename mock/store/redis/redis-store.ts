@@ -3,6 +3,7 @@
  * partners. Every method that reads before it writes is one Lua script, which Redis runs without interleaving
  * anything else, so the rules of store.ts hold across processes. The key layout is described in keys.ts.
  */
+import { createProcessRateBuckets } from '../rate-buckets.ts';
 import type { Store, StoreOptions } from '../store.ts';
 import { redisCompanies, redisDocuments, companyScripts } from './companies.ts';
 import { closeRedis, connectRedis, describeRedisUrl } from './connection.ts';
@@ -32,6 +33,7 @@ export async function openRedisStore(url: string, options: StoreOptions): Promis
   return {
     description,
     shared: true,
+    rateBuckets: createProcessRateBuckets(),
     customers: redisCustomers(scripts),
     companies: redisCompanies(scripts),
     documents: redisDocuments(scripts),

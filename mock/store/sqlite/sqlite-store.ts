@@ -14,6 +14,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { Company, Document } from '../../../generated/openapi.js';
 import { newClaimToken } from '../claim-token.ts';
+import { createProcessRateBuckets } from '../rate-buckets.ts';
 import { createReadCache } from './read-cache.ts';
 import { StoreError } from '../store-error.ts';
 import type {
@@ -239,6 +240,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
   const store: Store = {
     description: `sqlite:${path}`,
     shared: true,
+    rateBuckets: createProcessRateBuckets(),
 
     customers: {
       async create(partnerId, customer) {
