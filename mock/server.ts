@@ -121,6 +121,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
   const journal = createRequestJournal(store.journal, logger);
   const faults = createFaultRegistry();
   let baseUrl = config.publicUrl ?? '';
+  let selfUrl = '';
 
   const pipeline = composePipeline(
     [
@@ -131,7 +132,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
       gateSandboxOperations(config.environment),
       authenticate(createKeyChecker(config.environment, config.apiKeys)),
       readBody({ maxBytes: config.maxBodyBytes }),
-      enforceIdempotency(store.idempotency),
+      enforceIdempotency(store.idempotency, logger),
       refuseMalformedJson,
       validateRequest(requestValidatorOf),
       // After idempotency, so that a held request is in flight for its key, and an injected 5xx is not stored.
@@ -149,7 +150,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     faults,
     store,
     keys: createKeyChecker(config.environment, config.apiKeys),
-    baseUrl: () => baseUrl,
+    selfUrl: () => selfUrl,
     operationIds: operations.map((op) => op.operationId),
   });
 
@@ -203,6 +204,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   baseUrl = config.publicUrl ?? url;
+  selfUrl = url;
 
   let closed: Promise<void> | undefined;
   return {

@@ -48,7 +48,8 @@ export function createAdminRoutes(options: {
   faults: FaultRegistry;
   store: Store;
   keys: KeyChecker;
-  baseUrl: () => string;
+  /** Where this process itself answers: a seed calls the API there (not at --public-url, which may be a proxy). */
+  selfUrl: () => string;
   operationIds: readonly string[];
 }): AdminRoutes {
   const { contract, journal, dispatcher, settings, config, faults, store, keys, operationIds } = options;
@@ -115,7 +116,8 @@ export function createAdminRoutes(options: {
           return true;
         }
         case 'GET /_mock/deliveries': {
-          const [endpointDisabled, deliveries, attempts] = await Promise.all([dispatcher.isDisabled(), dispatcher.deliveries(), dispatcher.journal(clampLimit(url.searchParams.get('limit')))]);
+          const limit = clampLimit(url.searchParams.get('limit'));
+          const [endpointDisabled, deliveries, attempts] = await Promise.all([dispatcher.isDisabled(), dispatcher.deliveries(limit), dispatcher.journal(limit)]);
           json(response, 200, { endpointDisabled, deliveries, attempts });
           return true;
         }
@@ -181,7 +183,7 @@ export function createAdminRoutes(options: {
       return;
     }
     try {
-      const report = await applySeed(body, { baseUrl: options.baseUrl(), defaultApiKey: authorization, sandbox: config.environment === 'sandbox' });
+      const report = await applySeed(body, { baseUrl: options.selfUrl(), defaultApiKey: authorization, sandbox: config.environment === 'sandbox' });
       json(response, 200, { payload: report, error: {} });
     } catch (error) {
       if (!(error instanceof SeedError)) throw error;

@@ -11,6 +11,9 @@ export interface WorkScheduler {
   close(): Promise<void>;
 }
 
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer delay fires after 1 ms instead. */
+const maxTimerMs = 2 ** 31 - 1;
+
 export function createWorkScheduler(options: {
   /** Does what is due and says when to run next (undefined: nothing waits). */
   work: () => Promise<number | undefined>;
@@ -27,7 +30,8 @@ export function createWorkScheduler(options: {
   let closed = false;
 
   const arm = (at: number) => {
-    if (closed || at >= timerAt) return;
+    // Further off than a timer can wait (a step that is never due): a wake or a poll will run the work before then.
+    if (closed || at >= timerAt || at - Date.now() > maxTimerMs) return;
     clearTimeout(timer);
     timerAt = at;
     // At least a millisecond: a run that reports work due now yields to requests before it runs again.

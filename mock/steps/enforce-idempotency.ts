@@ -6,6 +6,7 @@
  * by one request at a time across all of them, under a lock that a crashed holder cannot keep past its expiry.
  */
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
@@ -18,7 +19,7 @@ const validKey = /^[!-~]{1,255}$/;
 export const idempotencyLockMs = 10_000;
 const renewEveryMs = idempotencyLockMs / 3;
 
-export function enforceIdempotency(records: IdempotencyRecords): Step {
+export function enforceIdempotency(records: IdempotencyRecords, logger: Pick<Logger, 'warn' | 'error'>): Step {
   // Owners must differ across processes too: a random prefix per process, a counter per request.
   const ownerPrefix = randomBytes(6).toString('base64url');
   let requests = 0;
@@ -66,7 +67,15 @@ export function enforceIdempotency(records: IdempotencyRecords): Step {
       } else {
         // The stored answer keeps its own request id: the replayed body's error.requestId must match the header.
         // It keeps its bytes, not its parsed JSON: a replay is rare enough to parse them again.
-        await records.complete(lock, { status: response.status, headers: { ...response.headers, 'x-request-id': exchange.requestId }, body: response.body });
+        const stored = await records
+          .complete(lock, { status: response.status, headers: { ...response.headers, 'x-request-id': exchange.requestId }, body: response.body }, Date.now())
+          .catch((error: unknown) => {
+            // The resource exists: the client gets its answer rather than a 500 that would make it retry and
+            // create again. Only a retry with this key (after the lock runs out) could, and the log says why.
+            logger.error({ err: error, requestId: exchange.requestId, operationId: operation.operationId }, 'the answer of a create could not be stored for replay');
+            return true;
+          });
+        if (!stored) logger.warn({ requestId: exchange.requestId, operationId: operation.operationId }, 'the answer of a create was not stored for replay: its key was taken over (the request outlived its lock) or reset');
       }
     }
   };

@@ -159,14 +159,17 @@ export interface IdempotencyRecords {
   /**
    * Atomically, across every process on the store: the live record of this scope, or, when there is none (or only
    * an in-flight one whose lock has expired, its holder gone), a new in-flight record held by `lock.owner` until
-   * `now + lockMs`. The record is kept `idempotencyTtlMs` from now; past the per-partner cap, that partner's oldest
-   * records are dropped, and no other partner's.
+   * `now + lockMs`. The record is kept `idempotencyTtlMs` from now. Past the per-partner cap, that partner's oldest
+   * completed records are dropped: never another partner's, and never a create still in flight.
    */
   begin(lock: IdempotencyLock, fingerprint: string, now: number, lockMs: number): Promise<IdempotencyBegin>;
   /** Extends the lock of a request still running; false when the owner no longer holds it. */
   renew(lock: IdempotencyLock, now: number, lockMs: number): Promise<boolean>;
-  /** Stores the answer for replay; false (and nothing stored) when the owner no longer holds the lock. */
-  complete(lock: IdempotencyLock, response: StoredResponse): Promise<boolean>;
+  /**
+   * Stores the answer for replay; false (and nothing stored) when the owner no longer holds the lock. The key stays
+   * held until the answer is stored, so a retry meanwhile meets the lock, never an empty key.
+   */
+  complete(lock: IdempotencyLock, response: StoredResponse, now: number): Promise<boolean>;
   /** Frees the key (a 5xx or 429 is not stored), if the owner still holds it. */
   abandon(lock: IdempotencyLock): Promise<void>;
   /** Live records of the partner, in flight or done. */
@@ -314,8 +317,12 @@ export interface WebhookOutbox {
    */
   reenable(endpointId: string, notice: (disabled: { at: number; failedEventId: string }) => OutboxEvent, now: number): Promise<boolean>;
   endpoint(endpointId: string): Promise<EndpointState>;
-  /** The most recently delivered events (up to `deliveredCapacity`) and every undelivered one, in the order stored. */
-  deliveries(now: number): Promise<DeliveryRecord[]>;
+  /**
+   * The most recently delivered events (up to `deliveredCapacity`) and at most `limit` undelivered ones, in the order
+   * stored: a read costs a bounded amount however large a backlog a disabled endpoint holds. Which undelivered ones,
+   * when more wait, is the backend's choice.
+   */
+  deliveries(now: number, limit: number): Promise<DeliveryRecord[]>;
   /** The newest `limit` lines of the delivery journal, oldest first. */
   attempts(limit: number): Promise<AttemptRecord[]>;
   /** When a lane on an enabled endpoint is next due or its lease runs out; undefined when nothing waits. */

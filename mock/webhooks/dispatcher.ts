@@ -155,7 +155,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
     journal: (limit = 10_000) => store.outbox.attempts(limit),
 
-    deliveries: () => store.outbox.deliveries(Date.now()),
+    deliveries: (limit = 1000) => store.outbox.deliveries(Date.now(), limit),
 
     async idle() {
       for (;;) {

@@ -44,8 +44,8 @@ export interface WebhookDispatcher extends EventDestinations {
   isDisabled(): Promise<boolean>;
   /** The newest `limit` attempts, oldest first. */
   journal(limit?: number): Promise<AttemptRecord[]>;
-  /** Recently delivered events and every undelivered one, in the order stored. */
-  deliveries(): Promise<DeliveryRecord[]>;
+  /** Recently delivered events and at most `limit` (1000) undelivered ones, in the order stored. */
+  deliveries(limit?: number): Promise<DeliveryRecord[]>;
   /**
    * Resolves once nothing can progress on its own: no attempt in flight from this process and nothing due or
    * scheduled on an enabled endpoint. Events held by a disabled endpoint do not keep it waiting.

@@ -6,7 +6,6 @@
 import type { Company } from '../../../generated/openapi.js';
 import { newClaimToken } from '../claim-token.ts';
 import { createProcessRateBuckets } from '../rate-buckets.ts';
-import { journalRecordBytes } from '../journal-bytes.ts';
 import { matchesCompanyFilter } from '../company-filter.ts';
 import type {
   AttemptRecord,
@@ -257,9 +256,11 @@ export function createMemoryStore(options: StoreOptions): Store {
           return { began: false, record };
         }
         p.idempotency.set(scope, { fingerprint, expiresAt: now + options.idempotencyTtlMs, owner, lockedUntil: now + lockMs });
+        // Oldest first; a create still in flight is stepped over, never dropped (its answer must still be stored).
         for (const [oldest, entry] of p.idempotency) {
-          if (p.idempotency.size <= options.idempotencyMaxRecordsPerPartner && entry.expiresAt > now) break;
-          p.idempotency.delete(oldest);
+          const expired = entry.expiresAt <= now;
+          if (p.idempotency.size <= options.idempotencyMaxRecordsPerPartner && !expired) break;
+          if (expired || entry.response !== undefined || entry.lockedUntil <= now) p.idempotency.delete(oldest);
         }
         return { began: true };
       },
@@ -269,7 +270,7 @@ export function createMemoryStore(options: StoreOptions): Store {
         entry.lockedUntil = now + lockMs;
         return true;
       },
-      async complete({ partnerId, scope, owner }, response) {
+      async complete({ partnerId, scope, owner }, response, _now) {
         const entry = partitions.get(partnerId)?.idempotency.get(scope);
         if (!entry || entry.owner !== owner || entry.response !== undefined) return false;
         entry.response = response;
@@ -416,7 +417,7 @@ export function createMemoryStore(options: StoreOptions): Store {
       async endpoint(endpointId) {
         return { ...endpoints.get(endpointId) };
       },
-      async deliveries(now) {
+      async deliveries(now, limit) {
         const pending = [...lanes.values()].flatMap((lane) =>
           lane.queue.map((delivery, index) => ({
             seq: delivery.seq,
@@ -428,7 +429,8 @@ export function createMemoryStore(options: StoreOptions): Store {
             attempts: delivery.attempts,
           })),
         );
-        return [...delivered, ...pending].sort((a, b) => a.seq - b.seq).map(({ seq: _seq, partnerId: _partner, ...record }: DeliveryRecord & { seq: number; partnerId?: string }) => record);
+        pending.sort((a, b) => a.seq - b.seq);
+        return [...delivered, ...pending.slice(0, limit)].sort((a, b) => a.seq - b.seq).map(({ seq: _seq, partnerId: _partner, ...record }: DeliveryRecord & { seq: number; partnerId?: string }) => record);
       },
       async attempts(limit) {
         return attemptJournal.slice(-limit).map(({ partnerId: _partner, ...attempt }) => attempt);
@@ -447,7 +449,7 @@ export function createMemoryStore(options: StoreOptions): Store {
     journal: {
       async append(records) {
         for (const record of records) {
-          const bytes = journalRecordBytes(record);
+          const bytes = Buffer.byteLength(JSON.stringify(record));
           journal.push({ id: ++journalId, bytes, record });
           journalBytes += bytes;
         }
@@ -458,8 +460,17 @@ export function createMemoryStore(options: StoreOptions): Store {
       async page({ limit: asked, before, operationId, status, partnerId }): Promise<JournalPage> {
         const limit = Math.max(1, asked);
         const entries: JournalPage['entries'] = [];
+        // Ids only grow: the last entry before `before` is found by halving, not by walking back to it.
         let index = journal.length - 1;
-        while (index >= 0 && before !== undefined && (journal[index] as { id: number }).id >= before) index -= 1;
+        if (before !== undefined) {
+          let [low, high] = [0, journal.length];
+          while (low < high) {
+            const middle = (low + high) >> 1;
+            if ((journal[middle] as { id: number }).id < before) low = middle + 1;
+            else high = middle;
+          }
+          index = low - 1;
+        }
         let examined = 0;
         for (; index >= 0 && entries.length < limit && examined < limit * 10; index -= 1, examined += 1) {
           const { id, record } = journal[index] as { id: number; record: RequestRecord };

@@ -31,17 +31,25 @@ local order = pk(partner, 'idem')
 redis.call('ZADD', order, redis.call('HINCRBY', pk(partner, 'meta'), 'idem', 1), scope)
 touchPartner(partner)
 
--- Oldest first: drop what is past its retention, then whatever is beyond the cap; never another partner's.
+-- Oldest first: drop what is past its retention, then whatever is beyond the cap; never another partner's, and
+-- never a create still in flight (its answer must still be stored): those are stepped over.
 local size = redis.call('ZCARD', order)
+local kept = 0
 while true do
-  local oldest = redis.call('ZRANGE', order, 0, 99)
+  local oldest = redis.call('ZRANGE', order, kept, kept + 99)
   if #oldest == 0 then return { 1 } end
   for _, old in ipairs(oldest) do
     local oldKey = idemKey(partner, old)
-    if size <= cap and num(redis.call('HGET', oldKey, 'exp')) > now then return { 1 } end
-    redis.call('UNLINK', oldKey)
-    redis.call('ZREM', order, old)
-    size = size - 1
+    local held = redis.call('HMGET', oldKey, 'exp', 'status', 'lock')
+    local expired = num(held[1]) <= now
+    if size <= cap and not expired then return { 1 } end
+    if not expired and not held[2] and num(held[3]) > now then
+      kept = kept + 1
+    else
+      redis.call('UNLINK', oldKey)
+      redis.call('ZREM', order, old)
+      size = size - 1
+    end
   end
 end
 `,
@@ -97,7 +105,7 @@ export function redisIdempotency(scripts: ScriptRunner, options: StoreOptions): 
     async renew({ partnerId, scope, owner }, now, lockMs) {
       return Number(await scripts.run('idempotencyRenew', [partnerId, scope, owner, now, lockMs])) === 1;
     },
-    async complete({ partnerId, scope, owner }, response) {
+    async complete({ partnerId, scope, owner }, response, _now) {
       const text = typeof response.body === 'string';
       const body = typeof response.body === 'string' ? response.body : asBuffer(response.body);
       const args = [partnerId, scope, owner, response.status, JSON.stringify(response.headers), body, text ? '1' : '0'];

@@ -113,7 +113,7 @@ return 1
 `;
 
 const deliveriesLua = `
-local now, capacity = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now, capacity, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local rows = {}
 local function add(delivery, state)
   local seq = seqOfDelivery(delivery)
@@ -128,7 +128,7 @@ if capacity > 0 then
 end
 -- In flight: the delivery a lane's current claim took, while its lease runs.
 local disabled, inFlight = {}, {}
-for _, delivery in ipairs(redis.call('ZRANGE', K.pending, 0, -1)) do
+for _, delivery in ipairs(redis.call('ZRANGE', K.pending, 0, limit - 1)) do
   local lane = laneOfDelivery(delivery)
   local endpoint = endpointOf(lane)
   if disabled[endpoint] == nil then disabled[endpoint] = isDisabled(endpoint) end
@@ -218,8 +218,8 @@ export function redisOutbox(scripts: ScriptRunner, options: StoreOptions): Webho
       const disabled = await readEndpoint(endpointId);
       return disabled ? { disabled: { at: Number(disabled.at), failedEventId: disabled.failedEventId } } : {};
     },
-    async deliveries(now) {
-      return readDeliveries(await scripts.run('outboxDeliveries', [now, options.deliveredCapacity]));
+    async deliveries(now, limit) {
+      return readDeliveries(await scripts.run('outboxDeliveries', [now, options.deliveredCapacity, limit]));
     },
     async attempts(limit) {
       return asArray(await scripts.run('outboxAttempts', [limit])).map((line) => JSON.parse(asText(line)) as AttemptRecord);

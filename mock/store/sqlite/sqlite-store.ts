@@ -327,11 +327,10 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         flying.lockedUntil = now + lockMs;
         return true;
       },
-      async complete({ partnerId, scope, owner }, response) {
+      async complete({ partnerId, scope, owner }, response, now) {
         const key = flightKey(partnerId, scope);
         const flying = inFlight.get(key);
         if (!flying || flying.owner !== owner) return false;
-        inFlight.delete(key);
         await write(() => {
           let count = idempotencyCount(partnerId);
           // The expired record this key may still have, and the partner's oldest ones that expired, go first.
@@ -341,7 +340,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
               'DELETE FROM idempotency WHERE partner_id = ? AND scope IN (SELECT scope FROM idempotency WHERE partner_id = ? ORDER BY created_seq LIMIT 16) AND expires_at <= ?',
               partnerId,
               partnerId,
-              Date.now(),
+              now,
             ).changes,
           );
           run(
@@ -368,6 +367,8 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
           }
           idempotencyCounts.set(partnerId, count);
         });
+        // Only now that the answer is on disk: until then a retry must meet the lock, not an empty key.
+        if (inFlight.get(key) === flying) inFlight.delete(key);
         return true;
       },
       async abandon({ partnerId, scope, owner }) {
@@ -553,7 +554,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         const row = get('SELECT disabled_at, failed_event_id FROM endpoints WHERE id = ? AND disabled_at IS NOT NULL', endpointId);
         return row ? { disabled: { at: Number(row.disabled_at), failedEventId: row.failed_event_id as string } } : {};
       },
-      async deliveries(now) {
+      async deliveries(now, limit) {
         const disabled = new Set(all('SELECT id FROM endpoints WHERE disabled_at IS NOT NULL').map((row) => row.id as string));
         // The delivery in flight on a held lane is its head: the oldest, or the newest on an endpoint's own lane.
         const inFlight = new Set(
@@ -564,7 +565,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
           `SELECT ${columns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.state = 'delivered' ORDER BY d.event_seq DESC LIMIT ?`,
           options.deliveredCapacity,
         ).reverse();
-        const pending = all(`SELECT ${columns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.state = 'pending' ORDER BY d.event_seq`);
+        const pending = all(`SELECT ${columns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.state = 'pending' ORDER BY d.event_seq LIMIT ?`, limit);
         const record = (row: Row, state: DeliveryRecord['state']) => ({
           seq: Number(row.event_seq),
           eventId: row.id as string,
@@ -648,9 +649,10 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
     },
 
     async reset(partnerId) {
-      forgetDerived();
       for (const [key, entry] of inFlight) if (partnerId === undefined || entry.partnerId === partnerId) inFlight.delete(key);
       await write(() => {
+        // With the deletes, in the same write: what was cached before them, even in this batch, is gone with them.
+        forgetDerived();
         if (partnerId === undefined) {
           for (const table of ['customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'lanes', 'endpoints', 'attempts', 'journal']) {
             run(`DELETE FROM ${table}`);

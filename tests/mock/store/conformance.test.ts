@@ -149,18 +149,45 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       const store = await fresh();
       expect(await store.idempotency.begin(lock('k1'), 'fp', t0, 10_000)).toEqual({ began: true });
       expect(await store.idempotency.begin(lock('k1', 'owner-2'), 'fp', t0 + 1, 10_000)).toEqual({ began: false, record: { state: 'in-flight', fingerprint: 'fp' } });
-      expect(await store.idempotency.complete(lock('k1'), answer)).toBe(true);
+      expect(await store.idempotency.complete(lock('k1'), answer, t0)).toBe(true);
       expect(await store.idempotency.begin(lock('k1', 'owner-3'), 'other', t0 + 2, 10_000)).toEqual({ began: false, record: { state: 'done', fingerprint: 'fp', response: answer } });
       await store.idempotency.begin(lock('k2'), 'fp', t0, 10_000);
-      await store.idempotency.complete(lock('k2'), { ...answer, body: new Uint8Array([0, 255, 1]) });
+      await store.idempotency.complete(lock('k2'), { ...answer, body: new Uint8Array([0, 255, 1]) }, t0);
       const bytes = await store.idempotency.begin(lock('k2', 'owner-2'), 'fp', t0, 10_000);
       expect(bytes.began === false && bytes.record.state === 'done' && [...(bytes.record.response.body as Uint8Array)]).toEqual([0, 255, 1]);
+    });
+
+    it('gives a key to exactly one of many concurrent requests of one process', async () => {
+      const store = await fresh();
+      const results = await Promise.all(Array.from({ length: 40 }, (_, n) => store.idempotency.begin(lock('same', `owner-${n}`), 'fp', t0, 10_000)));
+      expect(results.filter((result) => result.began)).toHaveLength(1);
+    });
+
+    it('keeps holding a key while its answer is being stored, so that a retry meanwhile waits instead of running again', async () => {
+      const store = await fresh();
+      await store.idempotency.begin(lock('k'), 'fp', t0, 10_000);
+      const completing = store.idempotency.complete(lock('k'), answer, t0 + 1);
+      const retry = await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0 + 1, 10_000);
+      expect(retry.began).toBe(false);
+      expect(await completing).toBe(true);
+      expect(await store.idempotency.begin(lock('k', 'owner-3'), 'fp', t0 + 2, 10_000)).toEqual({ began: false, record: { state: 'done', fingerprint: 'fp', response: answer } });
+    });
+
+    it('never drops a record still in flight to make room under the cap', async () => {
+      const store = await fresh({ idempotencyMaxRecordsPerPartner: 2 });
+      await store.idempotency.begin(lock('running'), 'fp', t0, 10_000);
+      for (const scope of ['a', 'b', 'c']) {
+        await store.idempotency.begin(lock(scope), 'fp', t0 + 1, 10_000);
+        await store.idempotency.complete(lock(scope), answer, t0 + 1);
+      }
+      expect(await store.idempotency.complete(lock('running'), answer, t0 + 2)).toBe(true);
+      expect((await store.idempotency.begin(lock('running', 'o2'), 'fp', t0 + 3, 10_000)).began).toBe(false);
     });
 
     it('lets only the holder complete, renew or abandon a key', async () => {
       const store = await fresh();
       await store.idempotency.begin(lock('k'), 'fp', t0, 10_000);
-      expect(await store.idempotency.complete(lock('k', 'intruder'), answer)).toBe(false);
+      expect(await store.idempotency.complete(lock('k', 'intruder'), answer, t0)).toBe(false);
       expect(await store.idempotency.renew(lock('k', 'intruder'), t0, 10_000)).toBe(false);
       await store.idempotency.abandon(lock('k', 'intruder'));
       expect((await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0, 10_000)).began).toBe(false);
@@ -174,14 +201,14 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.idempotency.renew(lock('k'), t0 + 50, 100)).toBe(true);
       expect((await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0 + 120, 100)).began).toBe(false);
       expect((await store.idempotency.begin(lock('k', 'owner-2'), 'fp', t0 + 150, 100)).began).toBe(true);
-      expect(await store.idempotency.complete(lock('k'), answer)).toBe(false);
-      expect(await store.idempotency.complete(lock('k', 'owner-2'), answer)).toBe(true);
+      expect(await store.idempotency.complete(lock('k'), answer, t0)).toBe(false);
+      expect(await store.idempotency.complete(lock('k', 'owner-2'), answer, t0)).toBe(true);
     });
 
     it('forgets a record once its retention is over', async () => {
       const store = await fresh({ idempotencyTtlMs: 1000 });
       await store.idempotency.begin(lock('k'), 'fp', t0, 100);
-      await store.idempotency.complete(lock('k'), answer);
+      await store.idempotency.complete(lock('k'), answer, t0);
       expect((await store.idempotency.begin(lock('k', 'o2'), 'fp', t0 + 999, 100)).began).toBe(false);
       expect(await store.idempotency.count(partnerA, t0 + 999)).toBe(1);
       expect((await store.idempotency.begin(lock('k', 'o3'), 'fp', t0 + 1000, 100)).began).toBe(true);
@@ -191,7 +218,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       const store = await fresh({ idempotencyMaxRecordsPerPartner: 2 });
       for (const scope of ['z-first', 'a-second', 'm-third']) {
         await store.idempotency.begin(lock(scope), 'fp', t0, 10_000);
-        await store.idempotency.complete(lock(scope), answer);
+        await store.idempotency.complete(lock(scope), answer, t0);
       }
       expect((await store.idempotency.begin(lock('z-first', 'o2'), 'fp', t0, 10_000)).began).toBe(true);
       expect((await store.idempotency.begin(lock('m-third', 'o2'), 'fp', t0, 10_000)).began).toBe(false);
@@ -201,11 +228,11 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       const store = await fresh({ idempotencyMaxRecordsPerPartner: 3 });
       for (const scope of ['a1', 'a2']) {
         await store.idempotency.begin(lock(scope), 'fp', t0, 10_000);
-        await store.idempotency.complete(lock(scope), answer);
+        await store.idempotency.complete(lock(scope), answer, t0);
       }
       for (let n = 0; n < 10; n += 1) {
         await store.idempotency.begin(lock(`b${n}`, 'o', partnerB), 'fp', t0 + n, 10_000);
-        await store.idempotency.complete(lock(`b${n}`, 'o', partnerB), answer);
+        await store.idempotency.complete(lock(`b${n}`, 'o', partnerB), answer, t0);
       }
       expect(await store.idempotency.count(partnerA, t0 + 20)).toBe(2);
       expect(await store.idempotency.count(partnerB, t0 + 20)).toBe(3);
@@ -250,7 +277,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.timeline.commit(claim!, { company: submitted, events: [outboxEvent(c.serviceCompanyId)] }, { dueAt: t0 + 500 }, t0 + 1)).toBe(true);
       expect((await store.companies.get(partnerA, c.serviceCompanyId))?.status).toBe('SUBMITTED');
       expect((await store.companies.list(partnerA, { status: 'SUBMITTED' }, { limit: 5 })).items).toHaveLength(1);
-      expect((await store.outbox.deliveries(t0 + 1)).map((d) => d.state)).toEqual(['pending']);
+      expect((await store.outbox.deliveries(t0 + 1, 100)).map((d) => d.state)).toEqual(['pending']);
       expect(await store.timeline.nextDueAt()).toBe(t0 + 500);
       const [next] = await store.timeline.claimDue(t0 + 500, 1000, 1);
       expect(next?.dueAt).toBe(t0 + 500);
@@ -268,7 +295,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(taken?.companyId).toBe(c.serviceCompanyId);
       expect(await store.timeline.commit(stale!, { company: { ...c, status: 'FAILED' }, events: [outboxEvent(c.serviceCompanyId)] }, { done: true }, t0 + 150)).toBe(false);
       expect((await store.companies.get(partnerA, c.serviceCompanyId))?.status).toBe('PENDING');
-      expect(await store.outbox.deliveries(t0 + 150)).toEqual([]);
+      expect(await store.outbox.deliveries(t0 + 150, 100)).toEqual([]);
       expect(await store.timeline.commit(taken!, undefined, { keep: true }, t0 + 150)).toBe(true);
     });
 
@@ -313,7 +340,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.outbox.settle(head!, { kind: 'delivered' }, attempt(head!, 'delivered'), t0 + 2)).toBe(true);
       const [next] = await store.outbox.claim(t0 + 2, 1000, 10);
       expect(next?.eventId).toBe(events[1]!.event.id);
-      expect((await store.outbox.deliveries(t0 + 2)).map((d) => [d.eventId, d.state, d.attempts])).toEqual([
+      expect((await store.outbox.deliveries(t0 + 2, 100)).map((d) => [d.eventId, d.state, d.attempts])).toEqual([
         [events[0]!.event.id, 'delivered', 1],
         [events[1]!.event.id, 'in-flight', 0],
       ]);
@@ -383,7 +410,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       await store.outbox.settle(claimB!, { kind: 'retry', at: t0 + 6 }, attempt(claimB!, 'failed'), t0 + 5);
       expect(await store.outbox.claim(t0 + 100, 1000, 5)).toEqual([]);
       expect(await store.outbox.nextDueAt()).toBeUndefined();
-      expect((await store.outbox.deliveries(t0 + 100)).map((d) => d.state)).toEqual(['held', 'held']);
+      expect((await store.outbox.deliveries(t0 + 100, 100)).map((d) => d.state)).toEqual(['held', 'held']);
 
       const notice = submittedEvent(a, 99);
       const reenabled = await store.outbox.reenable('default', (disabled) => ({ partnerId: '', event: { ...notice, data: { ...notice.data, serviceCustomerId: `cus_${String(disabled.at).padStart(24, '0')}` } }, orderingKey: 'webhook_endpoint', endpointIds: ['default'] }), t0 + 200);
@@ -433,7 +460,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       const claims = await store.outbox.claim(t0, 1000, 4);
       const first = claims.find((claim) => claim.eventId === events[0]!.event.id)!;
       await store.outbox.settle(first, { kind: 'delivered' }, attempt(first, 'delivered'), t0 + 1);
-      expect((await store.outbox.deliveries(t0 + 1)).map((d) => [d.eventId, d.state])).toEqual([
+      expect((await store.outbox.deliveries(t0 + 1, 100)).map((d) => [d.eventId, d.state])).toEqual([
         [events[0]!.event.id, 'delivered'],
         ...events.slice(1).map((e) => [e.event.id, 'in-flight']),
       ]);
@@ -453,7 +480,13 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       }, t0 + 1);
       const [taken] = await store.outbox.claim(t0 + 1, 1000, 1);
       expect(taken?.eventId).toBe(notice);
-      expect((await store.outbox.deliveries(t0 + 1)).filter((d) => d.state === 'in-flight').map((d) => d.eventId)).toEqual([notice]);
+      expect((await store.outbox.deliveries(t0 + 1, 100)).filter((d) => d.state === 'in-flight').map((d) => d.eventId)).toEqual([notice]);
+    });
+
+    it('lists at most the undelivered events asked for, however many wait', async () => {
+      const store = await fresh();
+      await store.outbox.append(Array.from({ length: 6 }, (_, n) => outboxEvent(companyId(`w${n}x`))), t0);
+      expect(await store.outbox.deliveries(t0, 4)).toHaveLength(4);
     });
 
     it('keeps only the newest delivered events and journal lines', async () => {
@@ -465,7 +498,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
         const [claim] = await store.outbox.claim(t0 + n, 1000, 1);
         await store.outbox.settle(claim!, { kind: 'delivered' }, attempt(claim!, 'delivered'), t0 + n);
       }
-      expect((await store.outbox.deliveries(t0 + 10)).map((d) => d.eventId)).toEqual(events.slice(-2).map((e) => e.event.id));
+      expect((await store.outbox.deliveries(t0 + 10, 100)).map((d) => d.eventId)).toEqual(events.slice(-2).map((e) => e.event.id));
       expect((await store.outbox.attempts(10)).map((a) => a.eventId)).toEqual(events.slice(-3).map((e) => e.event.id));
     });
 
@@ -538,6 +571,19 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await (await second()).secret('cursor', () => 'third')).toBe('first');
     });
 
+    it('serves nothing a reset removed, even to a read made while the reset was being written', async () => {
+      const store = await fresh();
+      await store.customers.create(partnerA, customer(1));
+      const resetting = store.reset();
+      const during = await store.customers.get(partnerA, customer(1).serviceCustomerId);
+      await resetting;
+      expect(during === undefined || during.serviceCustomerId === customer(1).serviceCustomerId).toBe(true);
+      expect(await store.customers.get(partnerA, customer(1).serviceCustomerId)).toBeUndefined();
+      const created = store.customers.create(partnerA, customer(2));
+      await Promise.all([created, store.reset(partnerA)]);
+      expect(await store.customers.get(partnerA, customer(2).serviceCustomerId)).toBeUndefined();
+    });
+
     it("resets one partner's data and leaves the other's, or everything", async () => {
       const store = await fresh();
       for (const partner of [partnerA, partnerB]) {
@@ -552,12 +598,12 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.companies.get(partnerA, company(1).serviceCompanyId)).toBeUndefined();
       expect(await store.idempotency.count(partnerA, t0)).toBe(0);
       expect((await store.journal.page({ limit: 10 })).entries.map((e) => e.partnerId)).toEqual([partnerB]);
-      expect((await store.outbox.deliveries(t0)).map((d) => d.orderingKey)).toEqual([company(2).serviceCompanyId]);
+      expect((await store.outbox.deliveries(t0, 100)).map((d) => d.orderingKey)).toEqual([company(2).serviceCompanyId]);
       expect((await store.timeline.claimDue(t0, 1000, 5)).map((claim) => claim.partnerId)).toEqual([partnerB]);
       expect(await store.customers.get(partnerB, customer(1).serviceCustomerId)).toBeDefined();
       await store.reset();
       expect(await store.customers.get(partnerB, customer(1).serviceCustomerId)).toBeUndefined();
-      expect(await store.outbox.deliveries(t0)).toEqual([]);
+      expect(await store.outbox.deliveries(t0, 100)).toEqual([]);
       expect((await store.journal.page({ limit: 10 })).entries).toEqual([]);
     });
 
@@ -566,7 +612,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       await store.customers.create(partnerA, customer(1));
       await store.timeline.insert(partnerA, company(1), t0 + 50);
       await store.idempotency.begin(lock('k'), 'fp', t0, 1000);
-      await store.idempotency.complete(lock('k'), answer);
+      await store.idempotency.complete(lock('k'), answer, t0);
       await store.outbox.append([outboxEvent(companyId('a'))], t0);
       await store.journal.append([request(1)]);
       const secret = await store.secret('cursor', () => 'made once');

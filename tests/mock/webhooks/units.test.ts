@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../mock/ids.ts';
 import { buildEndpointDisabledEvent, toTimestamp } from '../../../mock/webhooks/events.ts';
-import { createRingBuffer } from '../../../mock/webhooks/ring-buffer.ts';
 import { contractAttemptTimeoutMs, contractRetryScheduleMs, scaleSchedule } from '../../../mock/webhooks/schedule.ts';
 import { contractValidator } from './support/fixtures.ts';
 
@@ -34,17 +33,6 @@ describe('the retry schedule', () => {
     expect(scaleSchedule([3, 10], 0.1)).toEqual([0, 1]);
     expect(() => scaleSchedule([1], -1)).toThrow(RangeError);
     expect(() => scaleSchedule([1], Number.NaN)).toThrow(RangeError);
-  });
-});
-
-describe('createRingBuffer', () => {
-  it('keeps the newest items, oldest first', () => {
-    const buffer = createRingBuffer<number>(3);
-    for (let n = 1; n <= 7; n += 1) buffer.push(n);
-
-    expect(buffer.toArray()).toEqual([5, 6, 7]);
-    expect(buffer.size).toBe(3);
-    expect(() => createRingBuffer(0)).toThrow(RangeError);
   });
 });
 
