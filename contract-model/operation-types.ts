@@ -41,7 +41,16 @@ export type OperationParams<Op> = Flatten<PathParams<Op> & QueryParams<Op>>;
 /** Shows `{ a; b }` rather than `A & B` in editor hovers and error messages. */
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
-export type RequestBody<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+type JsonContent<R> = [NonNullable<R>] extends [never] ? never : NonNullable<R> extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The JSON body an operation takes; `| undefined` where the body is optional; never where it takes none. */
+export type RequestBody<Op> = Op extends { requestBody: infer R }
+  ? JsonContent<R>
+  : Op extends { requestBody?: infer R }
+    ? [JsonContent<R>] extends [never]
+      ? never
+      : JsonContent<R> | undefined
+    : never;
 
 export type SuccessStatus = 200 | 201 | 202;
 export type SuccessEnvelope<Op> = Op extends { responses: infer R }

@@ -35,6 +35,12 @@ export interface ContractOperation {
   pathTemplate: string;
   tags: string[];
   requiresApiKey: boolean;
+  /**
+   * Whether the operation takes the API key (a security scheme read from the `Authorization` header): `required` in
+   * every alternative its `security` lists, `optional` in some (it then acts for that key's partner when one is
+   * sent), or `none`.
+   */
+  apiKey: 'required' | 'optional' | 'none';
   /** Carries a required `Idempotency-Key` header: a create. */
   idempotent: boolean;
   parameters: ContractParameter[];
@@ -55,8 +61,28 @@ export function listWebhooks(document: ContractDocument): Map<string, ContractOp
   );
 }
 
+/** The names of the security schemes that read the API key: an apiKey in the `Authorization` header. */
+function apiKeySchemes(document: ContractDocument): Set<string> {
+  const schemes = ((document.components as JsonObject | undefined)?.securitySchemes as JsonObject | undefined) ?? {};
+  return new Set(
+    Object.entries(schemes)
+      .filter(([, raw]) => {
+        const scheme = deref(document, raw);
+        return scheme.type === 'apiKey' && scheme.in === 'header' && String(scheme.name).toLowerCase() === 'authorization';
+      })
+      .map(([name]) => name),
+  );
+}
+
+function apiKeyUse(security: unknown[], keySchemes: Set<string>): ContractOperation['apiKey'] {
+  const takesKey = security.map((requirement) => Object.keys(requirement as object).some((name) => keySchemes.has(name)));
+  if (takesKey.length > 0 && takesKey.every(Boolean)) return 'required';
+  return takesKey.some(Boolean) ? 'optional' : 'none';
+}
+
 function operationsOf(document: ContractDocument, pathTemplate: string, rawItem: unknown): ContractOperation[] {
   const rootSecurity = (document.security as unknown[] | undefined) ?? [];
+  const keySchemes = apiKeySchemes(document);
   const item = deref(document, rawItem);
   const shared = ((item.parameters as unknown[]) ?? []).map((p) => toParameter(document, p));
   return httpMethods.flatMap((method) => {
@@ -72,6 +98,7 @@ function operationsOf(document: ContractDocument, pathTemplate: string, rawItem:
         pathTemplate,
         tags: (raw.tags as string[]) ?? [],
         requiresApiKey: security.length > 0 && security.every((requirement) => Object.keys(requirement as object).length > 0),
+        apiKey: apiKeyUse(security, keySchemes),
         idempotent: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key' && p.required),
         parameters,
         requestBody: raw.requestBody ? toRequestBody(document, raw.requestBody) : undefined,

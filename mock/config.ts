@@ -8,6 +8,7 @@ import type { Environment } from './auth/api-keys.ts';
 import { defaultContractPath } from '../contract-model/document.ts';
 import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from './store/open-store.ts';
 import { StoreError } from './store/store-error.ts';
+import { endpointUrlProblem, maskEndpointUrl } from './webhooks/endpoint-url.ts';
 
 export interface MockConfig {
   port: number;
@@ -15,6 +16,8 @@ export interface MockConfig {
   environment: Environment;
   /** The address clients reach the mock at, for absolute URLs (document downloads). Defaults to http://host:port. */
   publicUrl?: string;
+  /** Required on every admin route when set (`--admin-token`). */
+  adminToken?: string;
   /** Where state is kept (`--store`). */
   store: StoreSpec;
   /** A seed file applied at start (`--seed`). */
@@ -63,6 +66,7 @@ const options: Option[] = [
   { flag: 'host', env: 'HOST', type: 'string', placeholder: 'ADDR', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)' },
   { flag: 'store', env: 'STORE', type: 'string', placeholder: 'SPEC', help: `where state is kept: sqlite:PATH (default ${defaultStoreSpec}), memory, or redis://HOST:PORT[/DB] for several mocks sharing it` },
   { flag: 'seed', env: 'SEED_FILE', type: 'string', placeholder: 'FILE', help: 'customers and companies to load at start, through the API (see examples/seed.json)' },
+  { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route: for a mock shared on a network (default: none)' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
@@ -141,7 +145,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
     throw new ConfigError('--webhook-secret must be whsec_ followed by a base64 secret (at least 16 characters)');
   }
   const webhookUrl = value('webhook-url');
-  if (webhookUrl !== undefined) url(webhookUrl, 'webhook-url');
+  if (webhookUrl !== undefined) {
+    const problem = endpointUrlProblem(webhookUrl);
+    if (problem) throw new ConfigError(`--webhook-url ${JSON.stringify(maskEndpointUrl(webhookUrl))}: ${problem.message}`);
+  }
   const publicUrl = value('public-url');
   if (publicUrl !== undefined) url(publicUrl, 'public-url');
   const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
@@ -157,6 +164,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       environment,
       publicUrl: publicUrl?.replace(/\/+$/, ''),
       store,
+      adminToken: adminToken(value('admin-token')),
       seedFile: value('seed'),
       unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
       webhookUrl,
@@ -221,6 +229,11 @@ function size(raw: string, name: string, min: number, max: number): number {
   const bytes = match ? Number(match[1]) * (sizeUnits[match[2] ?? 'B'] as number) : Number.NaN;
   if (!(bytes >= min && bytes <= max)) throw new ConfigError(`--${name} must be a size from 64KiB to 1GiB, such as 512KiB or 16MiB; got ${JSON.stringify(raw)}`);
   return bytes;
+}
+
+function adminToken(raw: string | undefined): string | undefined {
+  if (raw !== undefined && !/^[!-~]{16,256}$/.test(raw)) throw new ConfigError('--admin-token must be 16 to 256 visible ASCII characters');
+  return raw;
 }
 
 /** A secret as Standard Webhooks wants it: `whsec_` and base64. */

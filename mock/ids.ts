@@ -1,9 +1,9 @@
-/** Identifiers as the contract shapes them: a prefix and 24 letters and digits (`cus_…`, `com_…`, `doc_…`, `evt_…`). */
+/** Identifiers as the contracts shape them: a prefix and 24 letters and digits (`cus_…`, `com_…`, `doc_…`, `evt_…`, `we_…`). */
 import { randomInt } from 'node:crypto';
 
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export type IdPrefix = 'cus' | 'com' | 'doc' | 'evt';
+export type IdPrefix = 'cus' | 'com' | 'doc' | 'evt' | 'we';
 
 export function newId(prefix: IdPrefix): string {
   let id = `${prefix}_`;

@@ -7,6 +7,7 @@ import { applySeed, SeedError } from './seed/seed.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { maskStoreUrl } from './store/open-store.ts';
 import { StoreError } from './store/store-error.ts';
+import { maskEndpointUrl } from './webhooks/endpoint-url.ts';
 
 async function main(): Promise<void> {
   let parsed;
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
       environment: config.environment,
       store: maskStoreUrl(mock.store.description),
       docs: `${mock.url}/docs`,
-      webhookUrl: config.webhookUrl ?? null,
+      webhookUrl: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
       formationTimeline: config.formationTimeline,
       validateResponses: config.validateResponses,
       // Since the process started: module loading included.

@@ -7,12 +7,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { loadContract, maxItemsOf } from '../contract-model/document.ts';
-import { listOperations } from '../contract-model/operations.ts';
+import { listOperations, listWebhooks } from '../contract-model/operations.ts';
 import { perOperation } from '../contract-model/per-operation.ts';
 import { compileResponseValidator } from '../contract-model/response-validator.ts';
 import { createRouter } from '../contract-model/router.ts';
 import { createSchemaCompiler } from '../contract-model/schema-compiler.ts';
-import { createAdminRoutes } from './admin/admin-routes.ts';
+import { createAdminGuard } from './admin/admin-guard.ts';
+import { createMockRoutes } from './admin/admin-api.ts';
 import { createFaultRegistry } from './admin/faults.ts';
 import { createRequestJournal } from './admin/request-journal.ts';
 import { createKeyChecker } from './auth/api-keys.ts';
@@ -26,6 +27,8 @@ import { respond, type Exchange } from './http/exchange.ts';
 import { createAnswerFinaliser } from './http/finalise-answer.ts';
 import { composePipeline } from './http/pipeline.ts';
 import { parseRequestTarget } from './http/request-target.ts';
+import { createEventPortal } from './portal/events.ts';
+import { createWebhookEndpointPortal } from './portal/webhook-endpoints.ts';
 import { companyHandlers } from './resources/companies/company-handlers.ts';
 import { customerHandlers } from './resources/customers/customer-handlers.ts';
 import { documentHandlers } from './resources/documents/document-handlers.ts';
@@ -119,6 +122,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     );
   }
   const journal = createRequestJournal(store.journal, logger);
+  const keys = createKeyChecker(config.environment, config.apiKeys);
   const faults = createFaultRegistry();
   let baseUrl = config.publicUrl ?? '';
   let selfUrl = '';
@@ -130,7 +134,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
       limitRate({ perSecond: config.rateLimitPerSecond, buckets: store.rateBuckets }),
       routeRequest(createRouter(operations)),
       gateSandboxOperations(config.environment),
-      authenticate(createKeyChecker(config.environment, config.apiKeys)),
+      authenticate(keys),
       readBody({ maxBytes: config.maxBodyBytes }),
       enforceIdempotency(store.idempotency, logger),
       refuseMalformedJson,
@@ -141,17 +145,24 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     ],
     createAnswerFinaliser({ validatorOf: responseValidatorOf, enabled: () => settings.validateResponses, logger }),
   );
-  const admin = createAdminRoutes({
-    contract,
-    journal,
-    dispatcher,
-    settings,
-    config,
-    faults,
-    store,
-    keys: createKeyChecker(config.environment, config.apiKeys),
-    selfUrl: () => selfUrl,
-    operationIds: operations.map((op) => op.operationId),
+  const admin = await createMockRoutes({
+    apiContract: contract,
+    guard: createAdminGuard({ adminToken: config.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
+    keys,
+    logger,
+    send: sendAnswer,
+    services: {
+      config,
+      store,
+      journal,
+      dispatcher,
+      faults,
+      settings,
+      endpoints: createWebhookEndpointPortal({ store, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
+      events: createEventPortal({ store, dispatcher, defaultEndpoint: config.webhookUrl !== undefined }),
+      apiOperationIds: operations.map((op) => op.operationId),
+      selfUrl: () => selfUrl,
+    },
   });
 
   const server = createServer((request, response) => {
@@ -185,6 +196,10 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     }
     if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
     pipeline.finalise(exchange);
+    sendAnswer(exchange, response);
+  }
+
+  function sendAnswer(exchange: Exchange, response: ServerResponse): void {
     const answer = exchange.response as NonNullable<Exchange['response']>;
     // A known length lets Node send the head and the body in one write, without chunked framing; a HEAD answer
     // carries the length its GET would have.

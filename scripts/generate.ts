@@ -1,6 +1,7 @@
 /**
  * Writes generated/ from the contract in openapi/: the bundled document, its dereferenced copy (for tools with
- * weak $ref support, such as Dredd), the TypeScript types of its paths and webhooks, and standalone HTML docs.
+ * weak $ref support, such as Dredd), the TypeScript types of its paths and webhooks, and standalone HTML docs. The
+ * mock's admin API (mock/admin/openapi/) gets the same under generated/mock-admin/, except the dereferenced copy.
  *
  *   npm run generate            regenerate generated/
  *   npm run generate -- --check  regenerate into a scratch folder and fail, listing them, when files differ
@@ -8,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
@@ -17,47 +18,54 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
 const generatedDir = join(root, 'generated');
 const contractRoot = join(root, 'openapi/openapi.yaml');
+const adminRoot = join(root, 'mock/admin/openapi/openapi.yaml');
+
+type Step = { file: string; make: (out: string) => Promise<unknown> };
+
+const bundle = (source: string, file: string, ...options: string[]): Step => ({
+  file,
+  make: async (out) => {
+    await mkdir(dirname(join(out, file)), { recursive: true });
+    return run(bin('redocly'), ['bundle', source, ...options, '-o', join(out, file)], quiet);
+  },
+});
+
+const types = (bundled: string, file: string): Step => ({
+  file,
+  make: (out) =>
+    run(
+      bin('openapi-typescript'),
+      [
+        join(out, bundled),
+        '-o', join(out, file),
+        '--redocly', join(root, 'scripts/openapi-typescript.redocly.yaml'),
+        // Request properties with a default (entityType: LLC) may be omitted by the caller.
+        '--default-non-nullable=false',
+        '--root-types',
+        '--root-types-no-schema-prefix',
+      ],
+      quiet,
+    ),
+});
+
+const docs = (bundled: string, file: string, title: string): Step => ({
+  file,
+  make: async (out) => {
+    await mkdir(dirname(join(out, file)), { recursive: true });
+    // --inlineBundle embeds Redoc itself, so the page renders offline.
+    return run(bin('redocly'), ['build-docs', join(out, bundled), '--inlineBundle', '--title', title, '-o', join(out, file)], quiet);
+  },
+});
 
 /** The artefacts, in dependency order: each step may read what an earlier one wrote into `out`. */
-const steps: { file: string; make: (out: string) => Promise<unknown> }[] = [
-  {
-    file: 'openapi.json',
-    make: (out) => run(bin('redocly'), ['bundle', contractRoot, '-o', join(out, 'openapi.json')], quiet),
-  },
-  {
-    file: 'openapi.dereferenced.json',
-    make: (out) =>
-      run(bin('redocly'), ['bundle', contractRoot, '--dereferenced', '-o', join(out, 'openapi.dereferenced.json')], quiet),
-  },
-  {
-    file: 'openapi.d.ts',
-    make: (out) =>
-      run(
-        bin('openapi-typescript'),
-        [
-          join(out, 'openapi.json'),
-          '-o', join(out, 'openapi.d.ts'),
-          '--redocly', join(root, 'scripts/openapi-typescript.redocly.yaml'),
-          // Request properties with a default (entityType: LLC) may be omitted by the caller.
-          '--default-non-nullable=false',
-          '--root-types',
-          '--root-types-no-schema-prefix',
-        ],
-        quiet,
-      ),
-  },
-  {
-    file: 'docs/index.html',
-    make: async (out) => {
-      await mkdir(join(out, 'docs'), { recursive: true });
-      // --inlineBundle embeds Redoc itself, so the page renders offline.
-      return run(
-        bin('redocly'),
-        ['build-docs', join(out, 'openapi.json'), '--inlineBundle', '--title', 'Partner Formation API', '-o', join(out, 'docs/index.html')],
-        quiet,
-      );
-    },
-  },
+const steps: Step[] = [
+  bundle(contractRoot, 'openapi.json'),
+  bundle(contractRoot, 'openapi.dereferenced.json', '--dereferenced'),
+  types('openapi.json', 'openapi.d.ts'),
+  docs('openapi.json', 'docs/index.html', 'Partner Formation API'),
+  bundle(adminRoot, 'mock-admin/openapi.json'),
+  types('mock-admin/openapi.json', 'mock-admin/openapi.d.ts'),
+  docs('mock-admin/openapi.json', 'mock-admin/docs/index.html', 'Partner Formation mock: admin API'),
 ];
 
 const quiet = {
@@ -117,7 +125,7 @@ async function main(): Promise<void> {
       console.error(`generated/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join('\n  ')}`);
       process.exitCode = 1;
     } else {
-      console.log('generated/ is up to date with openapi/.');
+      console.log('generated/ is up to date with openapi/ and mock/admin/openapi/.');
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -1,25 +1,38 @@
 /**
- * The mock's own routes outside the contract (`/_mock/*`), for runs against a mock they started themselves:
- * faults to arm, and the request journal, where the mock notes every answer of its own that broke the contract.
+ * The mock's admin API (`/_mock/*`, described by its own contract in mock/admin/openapi/), for runs against a mock
+ * they started themselves: a typed client over its generated types, faults to arm, and the request journal, where
+ * the mock notes every answer of its own that broke the contract.
  */
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from '../../generated/mock-admin/openapi.js';
 import type { OperationId } from '../../client/index.ts';
-import type { Fault } from '../../mock/admin/faults.ts';
-import type { JournalEntry } from '../../mock/admin/request-journal.ts';
+
+export type MockAdminClient = Client<paths>;
+export type AdminSchemas = components['schemas'];
+export type JournalEntry = AdminSchemas['RequestJournalEntry'];
+
+/** A client of the admin API; with `apiKey` it acts for that key's partner, with `adminToken` it passes the token check. */
+export function mockAdminClient(baseUrl: string, options: { apiKey?: string; adminToken?: string; headers?: Record<string, string> } = {}): MockAdminClient {
+  return createClient<paths>({
+    baseUrl,
+    headers: {
+      ...(options.apiKey ? { authorization: options.apiKey } : {}),
+      ...(options.adminToken ? { 'x-mock-admin-token': options.adminToken } : {}),
+      ...options.headers,
+    },
+  });
+}
 
 /** What `POST /_mock/faults` takes: the next `count` (default 1) requests of the operation answer `status` or are held `delayMs`. */
-export type FaultRequest = Omit<Fault, 'operationId' | 'count'> & { operationId: OperationId; count?: number };
+export type FaultRequest = { operationId: OperationId; status?: 429 | 500 | 503; delayMs?: number; count?: number };
 
-export async function armMockFault(baseUrl: string, fault: FaultRequest): Promise<void> {
-  const response = await fetch(`${baseUrl}/_mock/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(fault),
-  });
-  if (response.status !== 201) throw new Error(`Arming ${JSON.stringify(fault)} failed: ${response.status} ${await response.text()}`);
+export async function armMockFault(baseUrl: string, fault: FaultRequest, apiKey?: string): Promise<void> {
+  const { response, error } = await mockAdminClient(baseUrl, { ...(apiKey ? { apiKey } : {}) }).POST('/_mock/faults', { body: fault });
+  if (response.status !== 201) throw new Error(`Arming ${JSON.stringify(fault)} failed: ${response.status} ${JSON.stringify(error)}`);
 }
 
 export async function clearMockFaults(baseUrl: string): Promise<void> {
-  await fetch(`${baseUrl}/_mock/faults`, { method: 'DELETE' });
+  await mockAdminClient(baseUrl).DELETE('/_mock/faults');
 }
 
 /**
@@ -34,14 +47,16 @@ export async function mockContractViolations(baseUrl: string): Promise<string[]>
     .map((entry) => `${entry.method} ${entry.path} → ${entry.status} (${entry.requestId}): ${entry.contractViolations?.join('; ')}`);
 }
 
-/** The whole request journal, page by page (a page holds at most 1000 entries), oldest first. */
-export async function readMockJournal(baseUrl: string): Promise<JournalEntry[]> {
+/** The whole request journal (or a partner's, with its key), page by page (a page holds at most 1000 entries), oldest first. */
+export async function readMockJournal(baseUrl: string, apiKey?: string): Promise<JournalEntry[]> {
+  const admin = mockAdminClient(baseUrl, { ...(apiKey ? { apiKey } : {}) });
   const pages: JournalEntry[][] = [];
   for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
-    const response = await fetch(`${baseUrl}/_mock/requests?limit=1000${cursor === null ? '' : `&cursor=${cursor}`}`);
-    if (!response.ok) throw new Error(`GET /_mock/requests answered ${response.status}`);
-    const page = (await response.json()) as { requests: JournalEntry[]; nextCursor: string | null };
-    pages.unshift(page.requests);
+    const query: { limit: number; cursor?: string } = cursor === null ? { limit: 1000 } : { limit: 1000, cursor };
+    const { data, response } = await admin.GET('/_mock/requests', { params: { query } });
+    if (!data) throw new Error(`GET /_mock/requests answered ${response.status}`);
+    const page: AdminSchemas['RequestJournalPage'] = data.payload;
+    pages.unshift(page.data);
     cursor = page.nextCursor;
   }
   return pages.flat();

@@ -16,6 +16,8 @@ export interface Partner {
   /** Stable id derived from the key: data is partitioned by it. */
   id: string;
   maskedKey: string;
+  /** The key itself, for the mock's own calls on the partner's behalf (a seed); never logged or shown. */
+  key: string;
 }
 
 export type KeyVerdict = { ok: true; partner: Partner } | { ok: false; code: Extract<ErrorCode, 'E_AUTH_MISSING' | 'E_AUTH_INVALID'>; reason: string };
@@ -38,7 +40,7 @@ export function createKeyChecker(environment: Environment, acceptedKeys?: readon
       if (accepted && !includesInConstantTime(accepted, digest(authorization))) return { ok: false, code: 'E_AUTH_INVALID', reason: 'unknown key' };
       let partner = partners.get(authorization);
       if (!partner) {
-        partner = { id: `ptn_${digest(authorization).subarray(0, 12).toString('hex')}`, maskedKey: maskKey(authorization) };
+        partner = { id: `ptn_${digest(authorization).subarray(0, 12).toString('hex')}`, maskedKey: maskKey(authorization), key: authorization };
         // Bounded: the map only speeds up repeat lookups; forgetting an entry is harmless.
         if (partners.size >= 100_000) partners.clear();
         partners.set(authorization, partner);

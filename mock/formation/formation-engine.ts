@@ -127,7 +127,7 @@ export function createFormationEngine(options: {
       throw company ? finalRefusal(company) : notFound(`company ${companyId}`);
     }
     if (target === 'FAILED') {
-      const change = failureFor(context(partnerId), company, reason ?? 'STATE_REJECTED', now());
+      const change = await failureFor(context(partnerId), company, reason ?? 'STATE_REJECTED', now());
       await commitOrFail(claim, change, { done: true });
       return change.company;
     }

@@ -42,32 +42,32 @@ export async function changeFor(context: LifecycleContext, company: Company, ste
   const updated = (changes: Partial<Company>) => ({ ...company, ...changes, updatedAt: at.toISOString() }) as Company;
   switch (step.kind) {
     case 'submit':
-      return { company: updated({ status: 'SUBMITTED' }), events: [event('company.formation.submitted', { ...ids, status: 'SUBMITTED', submittedAt: at.toISOString() })] };
+      return { company: updated({ status: 'SUBMITTED' }), events: [await event('company.formation.submitted', { ...ids, status: 'SUBMITTED', submittedAt: at.toISOString() })] };
     case 'complete': {
       const filingDate = at.toISOString().slice(0, 10);
       return {
         company: updated({ status: 'COMPLETED', filingDate }),
-        events: [event('company.formation.completed', { ...ids, status: 'COMPLETED', name: company.name, filingDate })],
+        events: [await event('company.formation.completed', { ...ids, status: 'COMPLETED', name: company.name, filingDate })],
       };
     }
     case 'issue-ein': {
       const ein = `${randomInt(10, 100)}-${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
-      return { company: updated({ ein }), events: [event('company.ein.issued', { ...ids, ein })] };
+      return { company: updated({ ein }), events: [await event('company.ein.issued', { ...ids, ein })] };
     }
     case 'ready-document': {
       const document = await context.documents.create(company, step.type, at);
-      return { company, document, events: [event('document.ready', { ...ids, documentId: document.document.documentId, documentType: step.type })] };
+      return { company, document, events: [await event('document.ready', { ...ids, documentId: document.document.documentId, documentType: step.type })] };
     }
   }
 }
 
 /** What failing the formation with `reason` changes. */
-export function failureFor(context: LifecycleContext, company: Company, reason: FormationFailureReason, at: Date): CompanyChange {
+export async function failureFor(context: LifecycleContext, company: Company, reason: FormationFailureReason, at: Date): Promise<CompanyChange> {
   const failure = { reason, message: failureMessages[reason] };
   return {
     company: { ...company, status: 'FAILED', failure, updatedAt: at.toISOString() } as Company,
     events: [
-      outboxEvent(context.destinations, context.partnerId, company.serviceCompanyId, 'company.formation.failed', {
+      await outboxEvent(context.destinations, context.partnerId, company.serviceCompanyId, 'company.formation.failed', {
         serviceCompanyId: company.serviceCompanyId,
         serviceCustomerId: company.serviceCustomerId,
         status: 'FAILED',

@@ -9,18 +9,18 @@ export function buildEvent<K extends WebhookEventType>(type: K, data: WebhookEve
 
 /** The delivery side, as the timeline sees it: who receives an event, and a nudge once events are stored. */
 export interface EventDestinations {
-  endpointsFor(partnerId: string, type: WebhookEventType): readonly string[];
+  endpointsFor(partnerId: string, type: WebhookEventType): Promise<readonly string[]>;
   /** New events were stored: deliver them. */
   notify(): void;
 }
 
-export function outboxEvent<K extends WebhookEventType>(
+export async function outboxEvent<K extends WebhookEventType>(
   destinations: EventDestinations,
   partnerId: string,
   orderingKey: string,
   type: K,
   data: WebhookEventOf<K>['data'],
   at: Date,
-): OutboxEvent {
-  return { partnerId, event: buildEvent(type, data, at), orderingKey, endpointIds: destinations.endpointsFor(partnerId, type) };
+): Promise<OutboxEvent> {
+  return { partnerId, event: buildEvent(type, data, at), orderingKey, endpointIds: await destinations.endpointsFor(partnerId, type) };
 }

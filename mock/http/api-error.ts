@@ -1,10 +1,16 @@
-/** An error answer of the API: a status, one of the contract's codes, and for validation failures the details. */
+/**
+ * An error answer of the API or of the mock's admin routes: a status, one of the contracts' codes (the admin API's
+ * are the API's and a few of its own), and for validation failures the details.
+ */
 import type { ErrorCode, FieldError } from '../../generated/openapi.js';
+import type { components as AdminComponents } from '../../generated/mock-admin/openapi.js';
+
+export type AnyErrorCode = ErrorCode | AdminComponents['schemas']['AdminErrorCode'];
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: AnyErrorCode,
     message: string,
     readonly details?: FieldError[],
     readonly headers: Record<string, string> = {},

@@ -1,7 +1,8 @@
 /**
  * What a handler receives and returns, typed per operation from the generated contract types: its path and query
- * parameters, its body and its success payload are the contract's. `Handlers` maps every operationId of the
- * contract to its handler, so an operation added to the contract without one fails to compile.
+ * parameters, its body and its success payload are the contract's. A handler map has one entry per operationId of
+ * its contract, so an operation added to the contract without one fails to compile. The API's handlers and the
+ * admin API's are both built this way, each from its own contract.
  */
 import type { operations } from '../../generated/openapi.js';
 import type { OperationId, PathParams, Payload, QueryParams, RequestBody, SuccessEnvelope, SuccessStatus } from '../../contract-model/operation-types.ts';
@@ -9,26 +10,27 @@ import type { Partner } from '../auth/api-keys.ts';
 
 export type { OperationId } from '../../contract-model/operation-types.ts';
 
-export interface HandlerContext<K extends OperationId> {
-  /** Absent only for operations that take no API key (the signed download). */
+export interface HandlerContextOf<Op> {
+  /** Absent for operations that take no API key (the signed download), and where the key is optional. */
   partner?: Partner;
   /** Validated against the contract and coerced to its types. */
-  path: PathParams<operations[K]>;
-  query: Partial<QueryParams<operations[K]>>;
-  body: RequestBody<operations[K]>;
+  path: PathParams<Op>;
+  query: Partial<QueryParams<Op>>;
+  body: RequestBody<Op>;
   requestId: string;
   /** Where this server is reached, to build absolute URLs (document downloads). */
   baseUrl: string;
 }
 
-type StatusOf<K extends OperationId> = Extract<keyof operations[K]['responses'], SuccessStatus>;
+type StatusOf<Op> = Op extends { responses: infer R } ? Extract<keyof R, SuccessStatus> : never;
 
-export interface JsonReply<K extends OperationId> {
-  status: StatusOf<K>;
-  payload: Payload<operations[K]>;
+export interface JsonReply<Op> {
+  status: StatusOf<Op>;
+  payload: Payload<Op>;
   headers?: Record<string, string>;
 }
 
+/** Bytes sent as they are: a PDF, an HTML page, a document that is not an envelope. */
 export interface FileReply {
   status: 200;
   file: Uint8Array;
@@ -36,12 +38,21 @@ export interface FileReply {
   headers?: Record<string, string>;
 }
 
-/** An operation whose success is not JSON (the PDF download) answers with a file. */
-export type Reply<K extends OperationId> = [SuccessEnvelope<operations[K]>] extends [never] ? FileReply : JsonReply<K>;
+/**
+ * An operation whose success is the JSON envelope answers with its payload; one whose success is anything else (the
+ * PDF download, the docs, a document served as it is) answers with the bytes.
+ */
+export type ReplyOf<Op> = [SuccessEnvelope<Op>] extends [never] ? FileReply : [SuccessEnvelope<Op>] extends [{ payload: unknown }] ? JsonReply<Op> : FileReply;
 
-export type Handler<K extends OperationId> = (context: HandlerContext<K>) => Reply<K> | Promise<Reply<K>>;
+export type HandlerOf<Op> = (context: HandlerContextOf<Op>) => ReplyOf<Op> | Promise<ReplyOf<Op>>;
 
-export type Handlers = { [K in OperationId]: Handler<K> };
+/** One handler per operation of `Ops` (a generated `operations` interface). */
+export type HandlersOf<Ops> = { [K in keyof Ops]: HandlerOf<Ops[K]> };
+
+export type HandlerContext<K extends OperationId> = HandlerContextOf<operations[K]>;
+export type Reply<K extends OperationId> = ReplyOf<operations[K]>;
+export type Handler<K extends OperationId> = HandlerOf<operations[K]>;
+export type Handlers = HandlersOf<Pick<operations, OperationId>>;
 
 export function partnerOf(context: { partner?: Partner }): Partner {
   if (!context.partner) throw new Error('handler needs an authenticated partner');

@@ -52,6 +52,9 @@ export function readSeed(document: unknown, defaultApiKey?: string): { partners:
   const problems: FieldError[] = [];
   const report = (field: string, code: FieldError['code'], message: string) => problems.push({ in: 'body', field, code, message });
   if (!isObject(document)) throw new SeedError('A seed is a JSON object.', [{ in: 'body', field: '', code: 'E_TYPE', message: 'Must be an object with partners, or with customers.' }]);
+  if (document.partners !== undefined && document.customers !== undefined) {
+    throw new SeedError('A seed gives either customers (one partner) or partners, not both.', [{ in: 'body', field: '/partners', code: 'E_NOT_ALLOWED_VALUE', message: 'Give either customers (one partner) or partners, not both.' }]);
+  }
   const single = document.partners === undefined;
   const partners = single ? [{ apiKey: document.apiKey ?? defaultApiKey, customers: document.customers }] : document.partners;
   const pointer = (index: number) => (single ? '' : `/partners/${index}`);

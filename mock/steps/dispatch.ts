@@ -7,16 +7,18 @@ import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
-import type { Handler, HandlerContext, Handlers, OperationId } from '../resources/handler.ts';
+import type { HandlerContextOf, HandlerOf } from '../resources/handler.ts';
 import type { ExampleResponder } from '../validation/prism-engine.ts';
 
-export function dispatch(options: { handlers: Partial<Handlers>; examples?: ExampleResponder; baseUrl: () => string; logger: Logger }): Step {
+/** `handlers`: the API's (`Handlers`) or the admin API's, one per operationId of the contract being served. */
+export function dispatch(options: { handlers: object; examples?: ExampleResponder; baseUrl: () => string; logger: Logger }): Step {
+  const handlers = options.handlers as Readonly<Record<string, HandlerOf<unknown> | undefined>>;
   return async (exchange) => {
     const operation = exchange.operation;
     if (!operation) return;
     // The one place where a run-time operationId meets the handlers' types: the request was validated against
     // this operation's schemas, so its parts have the types the handler's context declares.
-    const handler = options.handlers[operation.operationId as OperationId] as Handler<OperationId> | undefined;
+    const handler = handlers[operation.operationId];
     try {
       if (!handler) {
         if (!options.examples) throw new Error(`no handler for ${operation.operationId}`);
@@ -30,7 +32,7 @@ export function dispatch(options: { handlers: Partial<Handlers>; examples?: Exam
         body: exchange.body,
         requestId: exchange.requestId,
         baseUrl: options.baseUrl(),
-      } as unknown as HandlerContext<OperationId>;
+      } as unknown as HandlerContextOf<unknown>;
       respond(exchange, await handler(context));
     } catch (error) {
       if (error instanceof ApiError) {

@@ -12,7 +12,7 @@ const answers = {
 
 export function injectFaults(faults: FaultRegistry): Step {
   return async (exchange, next) => {
-    const fault = exchange.operation && faults.take(exchange.operation.operationId);
+    const fault = exchange.operation && faults.take(exchange.operation.operationId, exchange.partner?.id);
     if (!fault) return next();
     if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (fault.status) {

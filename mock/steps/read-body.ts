@@ -7,9 +7,10 @@ import { ApiError } from '../http/api-error.ts';
 import { respond } from '../http/exchange.ts';
 import type { Step } from '../http/pipeline.ts';
 
-export function readBody(options: { maxBytes: number }): Step {
+export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId: string) => number }): Step {
   return async (exchange, next) => {
     const operation = exchange.operation;
+    const maxBytes = (operation && options.maxBytesOf?.(operation.operationId)) ?? options.maxBytes;
     const hasBody = exchange.request.headers['content-length'] !== undefined ? exchange.request.headers['content-length'] !== '0' : exchange.request.headers['transfer-encoding'] !== undefined;
     if (!operation?.requestBody) {
       exchange.request.resume();
@@ -22,14 +23,14 @@ export function readBody(options: { maxBytes: number }): Step {
       return;
     }
     const declared = Number(exchange.request.headers['content-length'] ?? 0);
-    if (declared > options.maxBytes) {
+    if (declared > maxBytes) {
       exchange.request.resume();
-      respond(exchange, tooLarge(options.maxBytes));
+      respond(exchange, tooLarge(maxBytes));
       return;
     }
-    const raw = await collect(exchange.request, options.maxBytes);
+    const raw = await collect(exchange.request, maxBytes);
     if (raw === 'too-large') {
-      respond(exchange, tooLarge(options.maxBytes));
+      respond(exchange, tooLarge(maxBytes));
       return;
     }
     exchange.rawBody = raw;

@@ -35,6 +35,7 @@ export interface Store {
   readonly idempotency: IdempotencyRecords;
   readonly timeline: FormationTimeline;
   readonly outbox: WebhookOutbox;
+  readonly webhookEndpoints: WebhookEndpointRecords;
   readonly journal: RequestJournalRecords;
   /** The rate limiter's buckets: in the answering process, for every backend (see rate-buckets.ts for why). */
   readonly rateBuckets: RateBuckets;
@@ -43,7 +44,7 @@ export interface Store {
    * restarts: the keys that sign cursors and download URLs, a generated webhook secret.
    */
   secret(name: string, create: () => string): Promise<string>;
-  /** Empties the store; with a partner, only that partner's records (its customers, companies, documents, keys, steps, events and journal). */
+  /** Empties the store; with a partner, only that partner's records (its customers, companies, documents, keys, steps, events, webhook endpoints and journal). */
   reset(partnerId?: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,8 +59,10 @@ export interface StoreOptions {
   journalMaxBytes: number;
   /** Webhook attempts kept in the delivery journal, newest last. */
   attemptJournalCapacity: number;
-  /** Delivered events listed by `outbox.deliveries()`; undelivered ones are always listed. */
+  /** Delivered events listed by `outbox.deliveries()`. */
   deliveredCapacity: number;
+  /** Events kept for `outbox.events()` once nothing is left to deliver, newest first; undelivered ones are always kept. */
+  eventCapacity: number;
   /**
    * Undelivered events the memory backend holds (while an endpoint is disabled, say) before it drops new ones: its
    * heap is all it has. SQLite and Redis keep every undelivered event.
@@ -75,6 +78,7 @@ export const defaultStoreOptions: StoreOptions = {
   journalMaxBytes: 16 * 1024 * 1024,
   attemptJournalCapacity: 10_000,
   deliveredCapacity: 1_000,
+  eventCapacity: 10_000,
   memoryMaxQueuedEvents: 10_000,
 };
 
@@ -195,6 +199,8 @@ export interface OutboxEvent {
   orderingKey: string;
   /** Where it goes; none means it is only kept (journaled as `no-endpoint`). */
   endpointIds: readonly string[];
+  /** The exact JSON to send, when it exists already (a redelivery sends the same bytes); otherwise `event`'s JSON. */
+  body?: string;
 }
 
 export interface CompanyChange {
@@ -266,6 +272,8 @@ export type AttemptOutcome = 'delivered' | 'failed' | 'disabled' | 'no-endpoint'
 /** One line of the delivery journal. */
 export interface AttemptRecord {
   eventId: string;
+  /** The endpoint attempted; absent when nothing was sent (`no-endpoint`). */
+  endpointId?: string;
   type: string;
   orderingKey: string;
   /** 1 for the first attempt of the event; 0 when nothing was sent (`no-endpoint`). */
@@ -291,8 +299,37 @@ export interface DeliveryRecord {
   attempts: number;
 }
 
+/** Why an endpoint holds its events: its deliveries kept failing, or its partner switched it off. */
+export interface EndpointDisablement {
+  at: number;
+  reason: 'failures' | 'requested';
+  /** The event whose last attempt failed (`failures` only). */
+  failedEventId: string | null;
+}
+
 export interface EndpointState {
-  disabled?: { at: number; failedEventId: string };
+  disabled?: EndpointDisablement;
+}
+
+/** An event as kept, with where it went. */
+export interface StoredEvent {
+  /** Its position among all events, newest highest: what a page continues from. */
+  seq: number;
+  id: string;
+  type: string;
+  orderingKey: string;
+  createdAt: number;
+  /** The JSON every attempt sends. */
+  body: string;
+  /** One per endpoint it was sent to (a redelivery adds its attempts to the endpoint's), in the order first sent. */
+  deliveries: { endpointId: string; state: DeliveryState; attempts: AttemptRecord[] }[];
+}
+
+export interface EventPage {
+  /** Newest first. */
+  items: StoredEvent[];
+  /** The `seq` to continue before; absent on the last page. */
+  next?: number;
 }
 
 export interface WebhookOutbox {
@@ -312,21 +349,75 @@ export interface WebhookOutbox {
    */
   release(claim: LaneClaim, now: number): Promise<void>;
   /**
-   * Re-enables a disabled endpoint: stores `notice` ahead of everything of that endpoint, and starts every held
-   * event on a fresh retry schedule. False (and nothing stored) when the endpoint was not disabled.
+   * Disables an endpoint on its partner's request: its events are held until it is re-enabled. An endpoint already
+   * disabled (after failures, say) stays as it is.
    */
-  reenable(endpointId: string, notice: (disabled: { at: number; failedEventId: string }) => OutboxEvent, now: number): Promise<boolean>;
+  disable(endpointId: string, now: number): Promise<void>;
+  /**
+   * Re-enables a disabled endpoint: stores the event `notice` makes of the disablement (if any) ahead of everything
+   * of that endpoint, and starts every held event on a fresh retry schedule. False (and nothing stored) when the
+   * endpoint was not disabled.
+   */
+  reenable(endpointId: string, notice: (disabled: EndpointDisablement) => OutboxEvent | undefined, now: number): Promise<boolean>;
   endpoint(endpointId: string): Promise<EndpointState>;
   /**
-   * The most recently delivered events (up to `deliveredCapacity`) and at most `limit` undelivered ones, in the order
-   * stored: a read costs a bounded amount however large a backlog a disabled endpoint holds. Which undelivered ones,
-   * when more wait, is the backend's choice.
+   * Drops what waits for an endpoint that is going away: its undelivered deliveries, its lanes and its state. Its
+   * delivered ones stay listed with their events.
    */
-  deliveries(now: number, limit: number): Promise<DeliveryRecord[]>;
-  /** The newest `limit` lines of the delivery journal, oldest first. */
-  attempts(limit: number): Promise<AttemptRecord[]>;
+  forgetEndpoint(endpointId: string): Promise<void>;
+  /**
+   * The most recently delivered events (up to `deliveredCapacity`) and at most `limit` undelivered ones, in the order
+   * stored, only `partnerId`'s when given: a read costs a bounded amount however large a backlog a disabled endpoint
+   * holds. Which undelivered ones, when more wait, is the backend's choice.
+   */
+  deliveries(now: number, limit: number, partnerId?: string): Promise<DeliveryRecord[]>;
+  /** The newest `limit` lines of the delivery journal, oldest first; only `partnerId`'s when given. */
+  attempts(limit: number, partnerId?: string): Promise<AttemptRecord[]>;
+  /**
+   * A partner's events, newest first, a page of at most `limit` before `before` (a `seq`), of one `type` when given,
+   * each with its deliveries and their newest 20 attempts.
+   */
+  events(partnerId: string, query: { limit: number; before?: number; type?: string }, now: number): Promise<EventPage>;
+  /**
+   * Sends a partner's event again to one endpoint, the same bytes under the same id, after whatever already waits in
+   * that endpoint's lane for the event's company, on a fresh retry schedule. False when the partner has no such event.
+   */
+  redeliver(partnerId: string, eventId: string, endpointId: string, now: number): Promise<boolean>;
   /** When a lane on an enabled endpoint is next due or its lease runs out; undefined when nothing waits. */
   nextDueAt(): Promise<number | undefined>;
+}
+
+// ── Webhook endpoints (the partner portal) ───────────────────────────────────────────────────────────────────
+
+/** A partner's webhook endpoint, as configured in the portal. Whether it is disabled is the outbox's (`endpoint()`). */
+export interface WebhookEndpointRecord {
+  id: string;
+  partnerId: string;
+  url: string;
+  description: string | null;
+  /** Event types, or `*` for all. */
+  enabledEvents: string[];
+  /**
+   * The signing secrets, newest first: the current one (no expiry) and, during a rotation, the previous one until
+   * its `expiresAt`. Every delivery is signed with each secret not yet expired.
+   */
+  secrets: { secret: string; expiresAt: number | null }[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface WebhookEndpointRecords {
+  /** Stores a new endpoint; false (and nothing stored) when its partner already has `maxPerPartner`. */
+  create(endpoint: WebhookEndpointRecord, maxPerPartner: number): Promise<boolean>;
+  /** The partner's endpoints, oldest first. */
+  list(partnerId: string): Promise<WebhookEndpointRecord[]>;
+  get(partnerId: string, endpointId: string): Promise<WebhookEndpointRecord | undefined>;
+  /** By id alone, for delivery, which knows the endpoint but not its partner. */
+  find(endpointId: string): Promise<WebhookEndpointRecord | undefined>;
+  /** Replaces the endpoint's settings (not its id, partner or creation time); undefined when there is no such endpoint. */
+  update(endpoint: WebhookEndpointRecord): Promise<WebhookEndpointRecord | undefined>;
+  /** False when the partner has no such endpoint. Also forgets what waits for it (`outbox.forgetEndpoint`). */
+  delete(partnerId: string, endpointId: string): Promise<boolean>;
 }
 
 // ── Request journal ──────────────────────────────────────────────────────────────────────────────────────────

@@ -13,9 +13,9 @@ export interface DispatcherLogger {
 export interface WebhookDispatcherOptions {
   /** Where events wait for delivery, and where attempts are recorded. */
   store: Store;
-  /** Where events are POSTed; without one, events are journaled as `no-endpoint` and not sent. */
+  /** The default endpoint: where the events of a partner with no endpoint of its own go (none: they are only kept). */
   endpointUrl?: string;
-  /** The Standard Webhooks signing secret, `whsec_` + base64. */
+  /** The Standard Webhooks signing secret of the default endpoint, `whsec_` + base64. */
   secret: string;
   /** Delays before attempts 2..n; after attempt n fails the endpoint is disabled. */
   retryDelaysMs: readonly number[];
@@ -37,15 +37,16 @@ export interface WebhookDispatcher extends EventDestinations {
   /** Stores an event behind the earlier events of `orderingKey` (the company id) and delivers it. Never throws. */
   enqueue(event: WebhookEvent, orderingKey: string, partnerId?: string): void;
   /**
-   * Re-enables a disabled endpoint: stores a `webhook_endpoint.disabled` event ahead of everything, then resumes
-   * the held events in order. False (and nothing done) when the endpoint was not disabled.
+   * Re-enables a disabled endpoint (the default one when none is named): when it was disabled after failures, a
+   * `webhook_endpoint.disabled` event goes to it ahead of everything; then the held events resume in order. False
+   * (and nothing done) when the endpoint was not disabled or does not exist.
    */
-  reenable(): Promise<boolean>;
-  isDisabled(): Promise<boolean>;
-  /** The newest `limit` attempts, oldest first. */
-  journal(limit?: number): Promise<AttemptRecord[]>;
-  /** Recently delivered events and at most `limit` (1000) undelivered ones, in the order stored. */
-  deliveries(limit?: number): Promise<DeliveryRecord[]>;
+  reenable(endpointId?: string): Promise<boolean>;
+  isDisabled(endpointId?: string): Promise<boolean>;
+  /** The newest `limit` attempts, oldest first; only a partner's when given. */
+  journal(limit?: number, partnerId?: string): Promise<AttemptRecord[]>;
+  /** Recently delivered events and at most `limit` (1000) undelivered ones, in the order stored; only a partner's when given. */
+  deliveries(limit?: number, partnerId?: string): Promise<DeliveryRecord[]>;
   /**
    * Resolves once nothing can progress on its own: no attempt in flight from this process and nothing due or
    * scheduled on an enabled endpoint. Events held by a disabled endpoint do not keep it waiting.

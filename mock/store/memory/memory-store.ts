@@ -5,16 +5,13 @@
  */
 import type { Company } from '../../../generated/openapi.js';
 import { newClaimToken } from '../claim-token.ts';
+import { createMemoryOutbox } from './memory-outbox.ts';
 import { createProcessRateBuckets } from '../rate-buckets.ts';
 import { matchesCompanyFilter } from '../company-filter.ts';
 import type {
-  AttemptRecord,
   CustomerRecord,
-  DeliveryRecord,
   IdempotencyRecord,
   JournalPage,
-  LaneClaim,
-  OutboxEvent,
   Page,
   PageRequest,
   RequestRecord,
@@ -23,6 +20,7 @@ import type {
   StoredDocument,
   StoredResponse,
   StoreOptions,
+  WebhookEndpointRecord,
 } from '../store.ts';
 
 interface Sequenced<T> {
@@ -58,46 +56,16 @@ interface Step {
   leaseUntil: number;
 }
 
-interface QueuedDelivery {
-  seq: number;
-  partnerId: string;
-  eventId: string;
-  type: string;
-  orderingKey: string;
-  body: string;
-  attempts: number;
-  roundAttempts: number;
-}
-
-interface Lane {
-  endpointId: string;
-  laneKey: string;
-  priority: boolean;
-  queue: QueuedDelivery[];
-  dueAt: number;
-  /** Breaks ties between lanes due the same millisecond: the one that became due first goes first. */
-  dueSeq: number;
-  token?: string;
-  leaseUntil: number;
-}
-
-const endpointLaneKey = 'webhook_endpoint';
-
 export function createMemoryStore(options: StoreOptions): Store {
   const partitions = new Map<string, Partition>();
   const documentsByKey = new Map<string, { partnerId: string; stored: StoredDocument }>();
   const steps = new Map<string, Step>();
-  const lanes = new Map<string, Lane>();
-  const endpoints = new Map<string, { disabled?: { at: number; failedEventId: string } }>();
-  const delivered: (DeliveryRecord & { seq: number; partnerId: string })[] = [];
-  const attemptJournal: (AttemptRecord & { partnerId: string })[] = [];
+  const { outbox, storeEvents, reset: resetOutbox } = createMemoryOutbox(options);
+  const endpointsById = new Map<string, WebhookEndpointRecord>();
   const journal: { id: number; bytes: number; record: RequestRecord }[] = [];
   const secrets = new Map<string, string>();
   let journalBytes = 0;
   let journalId = 0;
-  let eventSeq = 0;
-  let dueSeq = 0;
-  let queued = 0;
 
   const partition = (partnerId: string): Partition => {
     let found = partitions.get(partnerId);
@@ -125,48 +93,6 @@ export function createMemoryStore(options: StoreOptions): Store {
       return undefined;
     }
     return entry;
-  };
-
-  const pushAttempt = (attempt: AttemptRecord, partnerId: string) => {
-    attemptJournal.push({ ...attempt, partnerId });
-    if (attemptJournal.length > options.attemptJournalCapacity) attemptJournal.splice(0, attemptJournal.length - options.attemptJournalCapacity);
-  };
-
-  const laneId = (endpointId: string, laneKey: string) => `${endpointId}\u0000${laneKey}`;
-  const makeDue = (lane: Lane, at: number) => {
-    lane.dueAt = at;
-    lane.dueSeq = ++dueSeq;
-    lane.token = undefined;
-    lane.leaseUntil = 0;
-  };
-
-  const storeEvents = (events: readonly OutboxEvent[], now: number) => {
-    for (const { partnerId, event, orderingKey, endpointIds } of events) {
-      const seq = ++eventSeq;
-      const body = JSON.stringify(event);
-      if (endpointIds.length === 0) {
-        pushAttempt({ eventId: event.id, type: event.type, orderingKey, attempt: 0, at: new Date(now).toISOString(), durationMs: 0, outcome: 'no-endpoint' }, partnerId);
-        continue;
-      }
-      for (const endpointId of endpointIds) {
-        if (queued >= options.memoryMaxQueuedEvents) {
-          options.onDroppedEvent?.({ eventId: event.id, type: event.type, orderingKey });
-          continue;
-        }
-        const id = laneId(endpointId, orderingKey);
-        let lane = lanes.get(id);
-        if (!lane) {
-          lane = { endpointId, laneKey: orderingKey, priority: orderingKey === endpointLaneKey, queue: [], dueAt: now, dueSeq: 0, leaseUntil: 0 };
-          makeDue(lane, now);
-          lanes.set(id, lane);
-        }
-        const delivery = { seq, partnerId, eventId: event.id, type: event.type, orderingKey, body, attempts: 0, roundAttempts: 0 };
-        // The endpoint's own lane is newest first: the notice of the latest disablement goes before older ones.
-        if (lane.priority) lane.queue.unshift(delivery);
-        else lane.queue.push(delivery);
-        queued += 1;
-      }
-    }
   };
 
   const newestFirst = <T>(entries: Sequenced<T>[], page: PageRequest, keep: (value: T) => boolean): Page<T> => {
@@ -345,104 +271,37 @@ export function createMemoryStore(options: StoreOptions): Store {
       },
     },
 
-    outbox: {
-      async append(events, now) {
-        storeEvents(events, now);
-      },
-      async claim(now, leaseMs, limit) {
-        const withNotice = new Set([...lanes.values()].filter((lane) => lane.priority && lane.queue.length > 0).map((lane) => lane.endpointId));
-        const claimable = [...lanes.values()]
-          .filter((lane) => lane.dueAt <= now && lane.leaseUntil <= now && !endpoints.get(lane.endpointId)?.disabled && (lane.priority || !withNotice.has(lane.endpointId)))
-          .sort((a, b) => a.dueAt - b.dueAt || a.dueSeq - b.dueSeq)
-          .slice(0, limit);
-        return claimable.map((lane): LaneClaim => {
-          const head = lane.queue[0] as QueuedDelivery;
-          lane.token = newClaimToken();
-          lane.leaseUntil = now + leaseMs;
-          return {
-            endpointId: lane.endpointId,
-            laneKey: lane.laneKey,
-            token: lane.token,
-            partnerId: head.partnerId,
-            eventId: head.eventId,
-            type: head.type,
-            body: head.body,
-            attempts: head.attempts,
-            roundAttempts: head.roundAttempts,
-          };
-        });
-      },
-      async settle(claim, outcome, attempt, now) {
-        const id = laneId(claim.endpointId, claim.laneKey);
-        const lane = lanes.get(id);
-        const index = lane?.queue.findIndex((delivery) => delivery.eventId === claim.eventId) ?? -1;
-        const head = lane?.queue[index];
-        if (!lane || !head || lane.token !== claim.token || lane.leaseUntil <= now) return false;
-        head.attempts += 1;
-        head.roundAttempts += 1;
-        pushAttempt(attempt, head.partnerId);
-        if (outcome.kind === 'delivered') {
-          lane.queue.splice(index, 1);
-          queued -= 1;
-          delivered.push({ seq: head.seq, partnerId: head.partnerId, eventId: head.eventId, type: head.type, orderingKey: head.orderingKey, endpointId: claim.endpointId, state: 'delivered', attempts: head.attempts });
-          if (delivered.length > options.deliveredCapacity) delivered.splice(0, delivered.length - options.deliveredCapacity);
-          if (lane.queue.length === 0) lanes.delete(id);
-          else makeDue(lane, now);
-          return true;
-        }
-        if (outcome.kind === 'retry') {
-          makeDue(lane, outcome.at);
-          return true;
-        }
-        endpoints.set(claim.endpointId, { disabled: { at: now, failedEventId: claim.eventId } });
-        makeDue(lane, now);
+    outbox,
+
+    webhookEndpoints: {
+      async create(endpoint, maxPerPartner) {
+        if ([...endpointsById.values()].filter((other) => other.partnerId === endpoint.partnerId).length >= maxPerPartner) return false;
+        endpointsById.set(endpoint.id, structuredClone(endpoint));
         return true;
       },
-      async release(claim, now) {
-        const lane = lanes.get(laneId(claim.endpointId, claim.laneKey));
-        if (lane && lane.token === claim.token) makeDue(lane, now);
+      async list(partnerId) {
+        return [...endpointsById.values()].filter((endpoint) => endpoint.partnerId === partnerId).map((endpoint) => structuredClone(endpoint));
       },
-      async reenable(endpointId, notice, now) {
-        const disabled = endpoints.get(endpointId)?.disabled;
-        if (!disabled) return false;
-        endpoints.set(endpointId, {});
-        for (const lane of lanes.values()) {
-          if (lane.endpointId !== endpointId) continue;
-          for (const delivery of lane.queue) delivery.roundAttempts = 0;
-          if (lane.leaseUntil <= now) makeDue(lane, now);
-        }
-        storeEvents([notice(disabled)], now);
+      async get(partnerId, endpointId) {
+        const endpoint = endpointsById.get(endpointId);
+        return endpoint?.partnerId === partnerId ? structuredClone(endpoint) : undefined;
+      },
+      async find(endpointId) {
+        const endpoint = endpointsById.get(endpointId);
+        return endpoint ? structuredClone(endpoint) : undefined;
+      },
+      async update(endpoint) {
+        const stored = endpointsById.get(endpoint.id);
+        if (!stored || stored.partnerId !== endpoint.partnerId) return undefined;
+        const updated = { ...structuredClone(endpoint), createdAt: stored.createdAt };
+        endpointsById.set(endpoint.id, updated);
+        return structuredClone(updated);
+      },
+      async delete(partnerId, endpointId) {
+        if (endpointsById.get(endpointId)?.partnerId !== partnerId) return false;
+        endpointsById.delete(endpointId);
+        await outbox.forgetEndpoint(endpointId);
         return true;
-      },
-      async endpoint(endpointId) {
-        return { ...endpoints.get(endpointId) };
-      },
-      async deliveries(now, limit) {
-        const pending = [...lanes.values()].flatMap((lane) =>
-          lane.queue.map((delivery, index) => ({
-            seq: delivery.seq,
-            eventId: delivery.eventId,
-            type: delivery.type,
-            orderingKey: delivery.orderingKey,
-            endpointId: lane.endpointId,
-            state: endpoints.get(lane.endpointId)?.disabled ? ('held' as const) : index === 0 && lane.leaseUntil > now ? ('in-flight' as const) : ('pending' as const),
-            attempts: delivery.attempts,
-          })),
-        );
-        pending.sort((a, b) => a.seq - b.seq);
-        return [...delivered, ...pending.slice(0, limit)].sort((a, b) => a.seq - b.seq).map(({ seq: _seq, partnerId: _partner, ...record }: DeliveryRecord & { seq: number; partnerId?: string }) => record);
-      },
-      async attempts(limit) {
-        return attemptJournal.slice(-limit).map(({ partnerId: _partner, ...attempt }) => attempt);
-      },
-      async nextDueAt() {
-        let earliest: number | undefined;
-        for (const lane of lanes.values()) {
-          if (endpoints.get(lane.endpointId)?.disabled) continue;
-          const at = Math.max(lane.dueAt, lane.leaseUntil);
-          if (earliest === undefined || at < earliest) earliest = at;
-        }
-        return earliest;
       },
     },
 
@@ -494,31 +353,20 @@ export function createMemoryStore(options: StoreOptions): Store {
     },
 
     async reset(partnerId) {
+      resetOutbox(partnerId);
       if (partnerId === undefined) {
         partitions.clear();
         documentsByKey.clear();
         steps.clear();
-        lanes.clear();
-        endpoints.clear();
-        delivered.length = 0;
-        attemptJournal.length = 0;
+        endpointsById.clear();
         journal.length = 0;
         journalBytes = 0;
-        queued = 0;
         return;
       }
       partitions.delete(partnerId);
       for (const [key, entry] of documentsByKey) if (entry.partnerId === partnerId) documentsByKey.delete(key);
       for (const [companyId, step] of steps) if (step.partnerId === partnerId) steps.delete(companyId);
-      for (const [id, lane] of lanes) {
-        const kept = lane.queue.filter((delivery) => delivery.partnerId !== partnerId);
-        queued -= lane.queue.length - kept.length;
-        if (kept.length === 0) lanes.delete(id);
-        else lane.queue = kept;
-      }
-      const keep = <T extends { partnerId?: string }>(list: T[]) => list.splice(0, list.length, ...list.filter((item) => item.partnerId !== partnerId));
-      keep(delivered);
-      keep(attemptJournal);
+      for (const [id, endpoint] of endpointsById) if (endpoint.partnerId === partnerId) endpointsById.delete(id);
       const kept = journal.filter((entry) => entry.record.partnerId !== partnerId);
       journal.splice(0, journal.length, ...kept);
       journalBytes = kept.reduce((sum, entry) => sum + entry.bytes, 0);

@@ -2,7 +2,8 @@
  * Secrets and resets in Redis. A full reset deletes the keys of every partner listed in `pfm:d:partners` and the
  * shared data keys, in one script (so no other process sees half of it), and never touches anything outside the
  * mock's prefix. Counters and secrets survive it, as they do in SQLite. A partner's reset also takes its records
- * out of the shared structures: its steps, document links, deliveries and journal lines.
+ * out of the shared structures: its steps, document links, webhook endpoints (and their disabled state and lanes),
+ * events, deliveries, and journal lines.
  */
 import { journalLua } from './journal.ts';
 import { outboxLua } from './lua-outbox.ts';
@@ -26,19 +27,20 @@ for _, field in ipairs(redis.call('HKEYS', pk(partner, 'doc'))) do
   if redis.call('HGET', K.docs, field) == partner then redis.call('HDEL', K.docs, field) end
 end
 
--- Its deliveries leave their lanes; a lane left with nothing to send goes.
-local lanes = {}
-for _, delivery in ipairs(redis.call('SMEMBERS', pk(partner, 'out'))) do
-  lanes[laneOfDelivery(delivery)] = true
-  forgetDelivery(delivery)
+-- Its webhook endpoints, with what waits for them: their disabled state and lanes.
+for _, id in ipairs(redis.call('HKEYS', pk(partner, 'we'))) do
+  if redis.call('HGET', K.webhookEndpoints, id) == partner then redis.call('HDEL', K.webhookEndpoints, id) end
+  forgetEndpoint(id)
 end
+
+-- Its events, with their deliveries; a lane (of a shared endpoint) left with nothing to send goes.
+local lanes = {}
+for _, seq in ipairs(redis.call('ZRANGE', pk(partner, 'ev'), 0, -1)) do dropEvent(seq, lanes) end
 for lane in pairs(lanes) do
   if not laneHead(lane) then dropLane(lane) end
 end
 
-local attempts = redis.call('ZRANGE', pk(partner, 'att'), 0, -1)
-inSlices('ZREM', K.att, attempts)
-inSlices('HDEL', K.attJson, attempts)
+for _, id in ipairs(redis.call('ZRANGE', pk(partner, 'att'), 0, -1)) do forgetAttempt(id) end
 
 local bytes = 0
 for _, id in ipairs(redis.call('ZRANGE', pk(partner, 'jr'), 0, -1)) do bytes = bytes + forgetJournalEntry(id) end

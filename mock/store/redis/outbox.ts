@@ -1,15 +1,21 @@
 /**
  * The webhook outbox in Redis: delivery lanes (endpoint × ordering key) claimed one head at a time, settled with
- * the claim's token, and held while their endpoint is disabled. The layout and the shared Lua are in
- * lua-outbox.ts; the rules are the SQLite backend's, which the conformance suite holds all backends to, with two
- * exceptions in `deliveries()` that follow the memory backend: the in-flight delivery is the one the claim took
- * (on the endpoint's own lane, newest first, that is not the oldest), and a delivered event is listed while it is
- * among the newest `deliveredCapacity` delivered, however old the event is.
+ * the claim's token, and held while their endpoint is disabled; the events kept for the partner portal, with where
+ * each went. The layout and the shared Lua are in lua-outbox.ts. The rules are the SQLite backend's, which the
+ * conformance suite holds all backends to, except where store.ts leaves the backend a choice or the backends differ:
+ * - `deliveries()` lists the most recently delivered (in the order delivered, as the memory backend does; SQLite
+ *   orders by when the delivery was queued), per partner when one is given, and, with no partner, the undelivered
+ *   ones first in lane order (an index Redis has anyway) rather than the oldest.
+ * - `events()` keeps the newest `eventCapacity` events with nothing left to deliver, counted exactly (SQLite counts
+ *   positions, the memory backend counts undelivered events too).
  */
 import { newClaimToken } from '../claim-token.ts';
-import type { AttemptRecord, DeliveryRecord, EndpointState, LaneClaim, StoreOptions, WebhookOutbox } from '../store.ts';
+import type { AttemptRecord, DeliveryRecord, DeliveryState, EndpointDisablement, EndpointState, EventPage, LaneClaim, StoredEvent, StoreOptions, WebhookOutbox } from '../store.ts';
 import { encodeEvents, outboxLua } from './lua-outbox.ts';
 import { asArray, asText, type ScriptRunner, type ScriptSource } from './scripts.ts';
+
+/** Attempts listed per event and endpoint by `events()`. */
+const attemptsShown = 20;
 
 const claimLua = `
 local now, leaseMs, limit, tokenBase = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
@@ -56,33 +62,39 @@ return claims
 
 const settleLua = `
 local endpoint, laneKey, token, eventId, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
-local kind, retryAt, attemptJson, attemptCapacity, deliveredCapacity = ARGV[6], tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]), tonumber(ARGV[10])
+local kind, retryAt, attemptJson, attemptEvent, attemptEndpoint = ARGV[6], tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10]
+local attemptCapacity, deliveredCapacity, eventCapacity = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
 local lane = laneOf(endpoint, laneKey)
 if redis.call('HGET', K.laneToken, lane) ~= token or num(redis.call('HGET', K.laneLease, lane)) <= now then return 0 end
--- The delivery this claim took, which a newer notice may since have overtaken as the endpoint lane's head.
+-- The delivery this claim took: a newer notice may since have overtaken it as the endpoint lane's head, and after a
+-- redelivery the lane may hold its event twice.
 local head = redis.call('HGET', K.laneClaimed, lane)
 if not head or not redis.call('ZSCORE', K.pending, head) then return 0 end
 local seq = seqOfDelivery(head)
 if redis.call('HGET', K.evId, seq) ~= eventId then return 0 end
+local partner = redis.call('HGET', K.evPartner, seq)
 
 redis.call('HINCRBY', K.attempts, head, 1)
 redis.call('HINCRBY', K.round, head, 1)
-pushAttempt(attemptJson, redis.call('HGET', K.evPartner, seq), attemptCapacity)
+pushAttempt(attemptJson, partner, attemptCapacity, attemptEvent, attemptEndpoint)
 
 if kind == 'delivered' then
   redis.call('ZREM', K.pending, head)
-  redis.call('ZADD', K.delivered, seq, head)
+  redis.call('ZREM', pk(partner, 'out:pending'), head)
   redis.call('HDEL', K.round, head)
-  -- Keep the newest deliveredCapacity by event position (all of a position go together, as in SQLite).
-  if redis.call('ZCARD', K.delivered) > deliveredCapacity then
-    local pivot = redis.call('ZREVRANGE', K.delivered, deliveredCapacity, deliveredCapacity, 'WITHSCORES')
-    for _, old in ipairs(redis.call('ZRANGEBYSCORE', K.delivered, '-inf', pivot[2])) do forgetDelivery(old) end
+  -- Listed while among the newest delivered, overall and of its partner; its event keeps it for events() meanwhile.
+  local order = redis.call('HINCRBY', K.counter, 'delivered', 1)
+  for _, list in ipairs({ K.delivered, pk(partner, 'out:delivered') }) do
+    redis.call('ZADD', list, order, head)
+    redis.call('ZREMRANGEBYRANK', list, 0, -deliveredCapacity - 1)
   end
+  deliveryEnded(seq)
   if laneHead(lane) then makeLaneDue(lane, now) else dropLane(lane) end
+  pruneEvents(eventCapacity)
 elseif kind == 'retry' then
   makeLaneDue(lane, retryAt)
 else
-  redis.call('HSET', K.endpoints, endpoint .. '\\0at', now, endpoint .. '\\0failed', eventId)
+  redis.call('HSET', K.endpoints, endpoint .. '\\0at', now, endpoint .. '\\0reason', 'failures', endpoint .. '\\0failed', eventId)
   -- Every lane of the endpoint leaves the indexes until it is re-enabled; held ones keep their lease.
   for _, other in ipairs(endpointLanes(endpoint)) do unindexLane(other) end
   makeLaneDue(lane, now)
@@ -90,13 +102,24 @@ end
 return 1
 `;
 
+const disableLua = `
+local endpoint, now = ARGV[1], ARGV[2]
+-- Disabled already (after failures, say): that disablement, and the notice it makes, stand.
+if isDisabled(endpoint) then return 0 end
+redis.call('HSET', K.endpoints, endpoint .. '\\0at', now, endpoint .. '\\0reason', 'requested')
+redis.call('HDEL', K.endpoints, endpoint .. '\\0failed')
+-- As after failures: its lanes leave the indexes; one in flight is settled by its holder, into no index.
+for _, lane in ipairs(endpointLanes(endpoint)) do unindexLane(lane) end
+return 1
+`;
+
 const reenableLua = `
-local endpoint, now, expectedAt, expectedFailed, attemptCapacity = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], tonumber(ARGV[5])
-local state = redis.call('HMGET', K.endpoints, endpoint .. '\\0at', endpoint .. '\\0failed')
+local endpoint, now, expectedAt, expectedReason, expectedFailed = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
+local state = redis.call('HMGET', K.endpoints, endpoint .. '\\0at', endpoint .. '\\0reason', endpoint .. '\\0failed')
 if not state[1] then return 0 end
 -- The notice was built from what the caller read; if that changed meanwhile, it reads again.
-if state[1] ~= expectedAt or state[2] ~= expectedFailed then return -1 end
-redis.call('HDEL', K.endpoints, endpoint .. '\\0at', endpoint .. '\\0failed')
+if state[1] ~= expectedAt or (state[2] or 'failures') ~= expectedReason or (state[3] or '') ~= expectedFailed then return -1 end
+redis.call('HDEL', K.endpoints, endpoint .. '\\0at', endpoint .. '\\0reason', endpoint .. '\\0failed')
 inSlices('HDEL', K.round, redis.call('ZRANGEBYLEX', K.pending, '[' .. endpoint .. '\\0', '(' .. endpoint .. '\\1'))
 
 -- Free lanes become due now, keeping the order they were due in; a lane someone holds keeps its lease.
@@ -108,42 +131,104 @@ table.sort(lanes, function(a, b) if a.due ~= b.due then return a.due < b.due end
 for _, entry in ipairs(lanes) do
   if entry.lease <= now then makeLaneDue(entry.lane, now) else redis.call('ZADD', K.held, entry.lease, entry.lane) end
 end
-storeEvents(6, now, attemptCapacity)
+storeEvents(6, now)
 return 1
 `;
 
+const redeliverLua = `
+local partner, eventId, endpoint, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+-- The partner's oldest event of that id, as SQLite and the memory backend find it.
+local prefix = eventId .. '\\0'
+local found = redis.call('ZRANGEBYLEX', pk(partner, 'ev:id'), '[' .. prefix, '(' .. eventId .. '\\1', 'LIMIT', 0, 1)[1]
+if not found then return 0 end
+local seq = tonumber(string.sub(found, #prefix + 1))
+-- Something waits again: kept whatever the capacity until it is sent.
+redis.call('ZREM', K.evDone, seq)
+enqueue(seq, partner, endpoint, redis.call('HGET', K.evKey, seq), now)
+return 1
+`;
+
+// In flight: the delivery a lane's current claim took, while its lease runs.
+const deliveryStateLua = `
+local disabledCache = {}
+local function waitingState(delivery, now)
+  local endpoint = endpointOf(delivery)
+  if disabledCache[endpoint] == nil then disabledCache[endpoint] = isDisabled(endpoint) end
+  if disabledCache[endpoint] then return 'held' end
+  local lane = laneOfDelivery(delivery)
+  if num(redis.call('HGET', K.laneLease, lane)) > now and redis.call('HGET', K.laneClaimed, lane) == delivery then return 'in-flight' end
+  return 'pending'
+end
+`;
+
 const deliveriesLua = `
-local now, capacity, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now, capacity, limit, byPartner, partner = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5]
 local rows = {}
 local function add(delivery, state)
   local seq = seqOfDelivery(delivery)
-  for _, value in ipairs({ seq, redis.call('HGET', K.evId, seq), redis.call('HGET', K.evType, seq), redis.call('HGET', K.evKey, seq), endpointOf(laneOfDelivery(delivery)), state }) do
+  for _, value in ipairs({ seq, posOfDelivery(delivery), redis.call('HGET', K.evId, seq), redis.call('HGET', K.evType, seq), redis.call('HGET', K.evKey, seq), endpointOf(delivery), state }) do
     rows[#rows + 1] = value
   end
   rows[#rows + 1] = num(redis.call('HGET', K.attempts, delivery))
 end
 if capacity > 0 then
-  local delivered = redis.call('ZREVRANGE', K.delivered, 0, capacity - 1)
-  for i = #delivered, 1, -1 do add(delivered[i], 'delivered') end
+  for _, delivery in ipairs(redis.call('ZREVRANGE', byPartner and pk(partner, 'out:delivered') or K.delivered, 0, capacity - 1)) do add(delivery, 'delivered') end
 end
--- In flight: the delivery a lane's current claim took, while its lease runs.
-local disabled, inFlight = {}, {}
-for _, delivery in ipairs(redis.call('ZRANGE', K.pending, 0, limit - 1)) do
-  local lane = laneOfDelivery(delivery)
-  local endpoint = endpointOf(lane)
-  if disabled[endpoint] == nil then disabled[endpoint] = isDisabled(endpoint) end
-  if inFlight[lane] == nil then
-    inFlight[lane] = num(redis.call('HGET', K.laneLease, lane)) > now and redis.call('HGET', K.laneClaimed, lane)
-  end
-  local state = 'pending'
-  if disabled[endpoint] then state = 'held' elseif inFlight[lane] == delivery then state = 'in-flight' end
-  add(delivery, state)
+if limit > 0 then
+  local waiting
+  if byPartner then waiting = redis.call('ZRANGE', pk(partner, 'out:pending'), 0, limit - 1) else waiting = redis.call('ZRANGE', K.pending, 0, limit - 1) end
+  for _, delivery in ipairs(waiting) do add(delivery, waitingState(delivery, now)) end
 end
 return rows
 `;
 
+const eventsLua = `
+local partner, before, limit, byType, eventType, now = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5], tonumber(ARGV[6])
+-- One more than the page: whether it exists says if another page follows.
+local seqs = {}
+if byType then
+  local prefix = eventType .. '\\0'
+  for _, member in ipairs(redis.call('ZREVRANGEBYLEX', pk(partner, 'ev:type'), '(' .. prefix .. pad(tonumber(before)), '[' .. prefix, 'LIMIT', 0, limit + 1)) do
+    seqs[#seqs + 1] = tonumber(string.sub(member, #prefix + 1))
+  end
+else
+  seqs = redis.call('ZREVRANGEBYSCORE', pk(partner, 'ev'), '(' .. before, '-inf', 'LIMIT', 0, limit + 1)
+end
+local reply = { #seqs > limit and 1 or 0 }
+local function push(value) reply[#reply + 1] = value end
+for i = 1, math.min(#seqs, limit) do
+  local seq = tonumber(seqs[i])
+  local id, laneKey = redis.call('HGET', K.evId, seq), redis.call('HGET', K.evKey, seq)
+  for _, value in ipairs({ seq, id, redis.call('HGET', K.evType, seq), laneKey, redis.call('HGET', K.evAt, seq), redis.call('HGET', K.evBody, seq) }) do push(value) end
+  -- Per endpoint, in the order first sent, its latest delivery says where the event stands there.
+  local order, latest = {}, {}
+  local low, high = sentRange(seq)
+  for _, member in ipairs(redis.call('ZRANGEBYLEX', K.evSent, low, high)) do
+    local parts = split(member)
+    if not latest[parts[3]] then order[#order + 1] = parts[3] end
+    latest[parts[3]] = laneOf(parts[3], laneKey) .. '\\0' .. parts[2] .. '\\0' .. parts[1]
+  end
+  push(#order)
+  for _, endpoint in ipairs(order) do
+    local delivery = latest[endpoint]
+    push(endpoint)
+    push(redis.call('ZSCORE', K.pending, delivery) and waitingState(delivery, now) or 'delivered')
+    local prefix = id .. '\\0' .. endpoint .. '\\0'
+    local members = redis.call('ZREVRANGEBYLEX', K.attEvent, '(' .. id .. '\\0' .. endpoint .. '\\1', '[' .. prefix, 'LIMIT', 0, ${attemptsShown})
+    local lines = {}
+    for j = #members, 1, -1 do
+      local line = redis.call('HGET', K.attJson, tonumber(string.sub(members[j], -16)))
+      if line then lines[#lines + 1] = line end
+    end
+    push(#lines)
+    for _, line in ipairs(lines) do push(line) end
+  end
+end
+return reply
+`;
+
 export const outboxScripts: Record<string, ScriptSource> = {
-  outboxAppend: { needs: [outboxLua], lua: `storeEvents(3, tonumber(ARGV[1]), tonumber(ARGV[2])) return 1` },
+  outboxAppend: { needs: [outboxLua], lua: `storeEvents(2, tonumber(ARGV[1])) return 1` },
   outboxClaim: { needs: [outboxLua], lua: claimLua },
   outboxSettle: { needs: [outboxLua], lua: settleLua },
   outboxRelease: {
@@ -154,19 +239,27 @@ if redis.call('HGET', K.laneToken, lane) == ARGV[3] then makeLaneDue(lane, tonum
 return 1
 `,
   },
+  outboxDisable: { needs: [outboxLua], lua: disableLua },
   outboxReenable: { needs: [outboxLua], lua: reenableLua },
-  outboxEndpoint: { lua: `return redis.call('HMGET', K.endpoints, ARGV[1] .. '\\0at', ARGV[1] .. '\\0failed')` },
-  outboxDeliveries: { needs: [outboxLua], lua: deliveriesLua },
+  outboxEndpoint: { lua: `return redis.call('HMGET', K.endpoints, ARGV[1] .. '\\0at', ARGV[1] .. '\\0reason', ARGV[1] .. '\\0failed')` },
+  outboxForgetEndpoint: { needs: [outboxLua], lua: `forgetEndpoint(ARGV[1]) pruneEvents(tonumber(ARGV[2])) return 1` },
+  outboxDeliveries: { needs: [outboxLua, deliveryStateLua], lua: deliveriesLua },
   outboxAttempts: {
     lua: `
-local limit = tonumber(ARGV[1])
+local limit, byPartner, partner = tonumber(ARGV[1]), ARGV[2] == '1', ARGV[3]
 if limit <= 0 then return {} end
-local ids = redis.call('ZREVRANGE', K.att, 0, limit - 1)
+local ids = redis.call('ZREVRANGE', byPartner and pk(partner, 'att') or K.att, 0, limit - 1)
 local lines = {}
-for i = #ids, 1, -1 do lines[#lines + 1] = redis.call('HGET', K.attJson, ids[i]) end
+-- A partner's list may still name lines the journal dropped: they are its oldest, so skipping them loses nothing newer.
+for i = #ids, 1, -1 do
+  local line = redis.call('HGET', K.attJson, ids[i])
+  if line then lines[#lines + 1] = line end
+end
 return lines
 `,
   },
+  outboxEvents: { needs: [outboxLua, deliveryStateLua], lua: eventsLua },
+  outboxRedeliver: { needs: [outboxLua], lua: redeliverLua },
   outboxNextDueAt: {
     lua: `
 local free = redis.call('ZRANGE', K.due, 0, 0, 'WITHSCORES')
@@ -181,34 +274,67 @@ return earliest or false
 /** How often re-enabling reads the endpoint again when it changed between the read and the write. */
 const reenableRounds = 5;
 
+/** A disablement as stored: the strings the re-enable script compares, to know that nothing changed since the read. */
+interface StoredDisablement {
+  at: string;
+  reason: string;
+  failed: string;
+}
+
+const disablementOf = ({ at, reason, failed }: StoredDisablement): EndpointDisablement => ({
+  at: Number(at),
+  reason: reason === 'requested' ? 'requested' : 'failures',
+  failedEventId: failed === '' ? null : failed,
+});
+
 export function redisOutbox(scripts: ScriptRunner, options: StoreOptions): WebhookOutbox {
-  const readEndpoint = async (endpointId: string) => {
-    const [at, failed] = asArray(await scripts.run('outboxEndpoint', [endpointId]));
-    return at === null || at === undefined ? undefined : { at: asText(at), failedEventId: asText(failed) };
+  const readEndpoint = async (endpointId: string): Promise<StoredDisablement | undefined> => {
+    const [at, reason, failed] = asArray(await scripts.run('outboxEndpoint', [endpointId]));
+    if (at === null || at === undefined) return undefined;
+    // Written before disablements had a reason: only failures disabled then.
+    return { at: asText(at), reason: reason === null || reason === undefined ? 'failures' : asText(reason), failed: failed === null || failed === undefined ? '' : asText(failed) };
   };
+  const partnerArgs = (partnerId: string | undefined) => (partnerId === undefined ? ['0', ''] : ['1', partnerId]);
 
   return {
     async append(events, now) {
-      await scripts.run('outboxAppend', [now, options.attemptJournalCapacity, ...encodeEvents(events, now)]);
+      await scripts.run('outboxAppend', [now, ...encodeEvents(events, now, options)]);
     },
     async claim(now, leaseMs, limit) {
       return readClaims(await scripts.run('outboxClaim', [now, leaseMs, limit, newClaimToken()]));
     },
     async settle(claim, outcome, attempt, now) {
       const retryAt = outcome.kind === 'retry' ? outcome.at : 0;
-      const args = [claim.endpointId, claim.laneKey, claim.token, claim.eventId, now, outcome.kind, retryAt, JSON.stringify(attempt), options.attemptJournalCapacity, options.deliveredCapacity];
+      const args = [
+        claim.endpointId,
+        claim.laneKey,
+        claim.token,
+        claim.eventId,
+        now,
+        outcome.kind,
+        retryAt,
+        JSON.stringify(attempt),
+        attempt.eventId,
+        attempt.endpointId ?? '',
+        options.attemptJournalCapacity,
+        options.deliveredCapacity,
+        options.eventCapacity,
+      ];
       return Number(await scripts.run('outboxSettle', args)) === 1;
     },
     async release(claim, now) {
       await scripts.run('outboxRelease', [claim.endpointId, claim.laneKey, claim.token, now]);
+    },
+    async disable(endpointId, now) {
+      await scripts.run('outboxDisable', [endpointId, now]);
     },
     async reenable(endpointId, notice, now) {
       // The notice depends on the stored state, so it is built from a read and written only if that state holds.
       for (let round = 0; round < reenableRounds; round += 1) {
         const disabled = await readEndpoint(endpointId);
         if (!disabled) return false;
-        const event = notice({ at: Number(disabled.at), failedEventId: disabled.failedEventId });
-        const args = [endpointId, now, disabled.at, disabled.failedEventId, options.attemptJournalCapacity, ...encodeEvents([event], now)];
+        const event = notice(disablementOf(disabled));
+        const args = [endpointId, now, disabled.at, disabled.reason, disabled.failed, ...encodeEvents(event ? [event] : [], now, options)];
         const outcome = Number(await scripts.run('outboxReenable', args));
         if (outcome !== -1) return outcome === 1;
       }
@@ -216,13 +342,23 @@ export function redisOutbox(scripts: ScriptRunner, options: StoreOptions): Webho
     },
     async endpoint(endpointId): Promise<EndpointState> {
       const disabled = await readEndpoint(endpointId);
-      return disabled ? { disabled: { at: Number(disabled.at), failedEventId: disabled.failedEventId } } : {};
+      return disabled ? { disabled: disablementOf(disabled) } : {};
     },
-    async deliveries(now, limit) {
-      return readDeliveries(await scripts.run('outboxDeliveries', [now, options.deliveredCapacity, limit]));
+    async forgetEndpoint(endpointId) {
+      await scripts.run('outboxForgetEndpoint', [endpointId, options.eventCapacity]);
     },
-    async attempts(limit) {
-      return asArray(await scripts.run('outboxAttempts', [limit])).map((line) => JSON.parse(asText(line)) as AttemptRecord);
+    async deliveries(now, limit, partnerId) {
+      return readDeliveries(await scripts.run('outboxDeliveries', [now, options.deliveredCapacity, limit, ...partnerArgs(partnerId)]));
+    },
+    async attempts(limit, partnerId) {
+      return asArray(await scripts.run('outboxAttempts', [limit, ...partnerArgs(partnerId)])).map((line) => JSON.parse(asText(line)) as AttemptRecord);
+    },
+    async events(partnerId, { limit, before, type }, now) {
+      const byType = type === undefined ? ['0', ''] : ['1', type];
+      return readEvents(await scripts.run('outboxEvents', [partnerId, before ?? Number.MAX_SAFE_INTEGER, limit, ...byType, now]));
+    },
+    async redeliver(partnerId, eventId, endpointId, now) {
+      return Number(await scripts.run('outboxRedeliver', [partnerId, eventId, endpointId, now])) === 1;
     },
     async nextDueAt() {
       const at = await scripts.run('outboxNextDueAt', []);
@@ -243,11 +379,36 @@ function readClaims(reply: unknown): LaneClaim[] {
 
 function readDeliveries(reply: unknown): DeliveryRecord[] {
   const flat = asArray(reply);
-  const rows: (DeliveryRecord & { seq: number })[] = [];
-  for (let i = 0; i + 6 < flat.length; i += 7) {
-    const [eventId, type, orderingKey, endpointId, state] = flat.slice(i + 1, i + 6).map(asText) as [string, string, string, string, DeliveryRecord['state']];
-    rows.push({ seq: Number(flat[i]), eventId, type, orderingKey, endpointId, state, attempts: Number(flat[i + 6]) });
+  const rows: (DeliveryRecord & { seq: number; position: number })[] = [];
+  for (let i = 0; i + 7 < flat.length; i += 8) {
+    const [eventId, type, orderingKey, endpointId, state] = flat.slice(i + 2, i + 7).map(asText) as [string, string, string, string, DeliveryState];
+    rows.push({ seq: Number(flat[i]), position: Number(flat[i + 1]), eventId, type, orderingKey, endpointId, state, attempts: Number(flat[i + 7]) });
   }
-  // Stable: at one position (an event sent to several endpoints) delivered ones stay ahead, as in SQLite.
-  return rows.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...delivery }) => delivery);
+  // In the order stored: by event, and one event's deliveries in the order they were queued, as in SQLite.
+  return rows.sort((a, b) => a.seq - b.seq || a.position - b.position).map(({ seq: _seq, position: _position, ...delivery }) => delivery);
+}
+
+/** [more, then per event: seq id type key at body n, then per delivery: endpoint state n, then n attempt lines]. */
+function readEvents(reply: unknown): EventPage {
+  const flat = asArray(reply);
+  let at = 1;
+  const next = () => flat[at++];
+  const items: StoredEvent[] = [];
+  while (at < flat.length) {
+    const seq = Number(next());
+    const [id, type, orderingKey] = [next(), next(), next()].map(asText) as [string, string, string];
+    const createdAt = Number(next());
+    const body = asText(next());
+    const deliveries: StoredEvent['deliveries'] = [];
+    for (let d = Number(next()); d > 0; d -= 1) {
+      const endpointId = asText(next());
+      const state = asText(next()) as DeliveryState;
+      const attempts: AttemptRecord[] = [];
+      for (let a = Number(next()); a > 0; a -= 1) attempts.push(JSON.parse(asText(next())) as AttemptRecord);
+      deliveries.push({ endpointId, state, attempts });
+    }
+    items.push({ seq, id, type, orderingKey, createdAt, body, deliveries });
+  }
+  const last = items.at(-1);
+  return Number(flat[0]) === 1 && last ? { items, next: last.seq } : { items };
 }

@@ -7,6 +7,7 @@ import { createProcessRateBuckets } from '../rate-buckets.ts';
 import type { Store, StoreOptions } from '../store.ts';
 import { redisCompanies, redisDocuments, companyScripts } from './companies.ts';
 import { closeRedis, connectRedis, describeRedisUrl } from './connection.ts';
+import { checkLayoutVersion } from './layout-version.ts';
 import { customerScripts, redisCustomers } from './customers.ts';
 import { idempotencyScripts, redisIdempotency } from './idempotency.ts';
 import { journalScripts, redisJournal } from './journal.ts';
@@ -14,6 +15,7 @@ import { maintenanceScripts, redisMaintenance } from './maintenance.ts';
 import { outboxScripts, redisOutbox } from './outbox.ts';
 import { registerScripts } from './scripts.ts';
 import { redisTimeline, timelineScripts } from './timeline.ts';
+import { redisWebhookEndpoints, webhookEndpointScripts } from './webhook-endpoints.ts';
 
 const allScripts = {
   ...customerScripts,
@@ -21,6 +23,7 @@ const allScripts = {
   ...idempotencyScripts,
   ...timelineScripts,
   ...outboxScripts,
+  ...webhookEndpointScripts,
   ...journalScripts,
   ...maintenanceScripts,
 };
@@ -28,6 +31,12 @@ const allScripts = {
 export async function openRedisStore(url: string, options: StoreOptions): Promise<Store> {
   const description = describeRedisUrl(url);
   const client = await connectRedis(url, description);
+  try {
+    await checkLayoutVersion(client, description);
+  } catch (error) {
+    await closeRedis(client);
+    throw error;
+  }
   const scripts = registerScripts(client, allScripts, description);
   const { secret, reset } = redisMaintenance(scripts);
   return {
@@ -40,6 +49,7 @@ export async function openRedisStore(url: string, options: StoreOptions): Promis
     idempotency: redisIdempotency(scripts, options),
     timeline: redisTimeline(scripts, options),
     outbox: redisOutbox(scripts, options),
+    webhookEndpoints: redisWebhookEndpoints(scripts, options),
     journal: redisJournal(scripts, options),
     secret,
     reset,

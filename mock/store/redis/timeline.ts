@@ -93,28 +93,28 @@ return { 'claimed', tonumber(redis.call('HGET', K.stepDue, id)) }
     needs: [stepLua, outboxLua],
     lua: `
 local id, token, now, partner = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
-local nextKind, nextDue, attemptCapacity = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
+local nextKind, nextDue = ARGV[5], tonumber(ARGV[6])
 if redis.call('HGET', K.stepToken, id) ~= token or num(redis.call('HGET', K.stepLease, id)) <= now then return 0 end
-if ARGV[8] == '1' then
-  local companyId, hasDocument, documentCompany, documentId = ARGV[9], ARGV[13] == '1', ARGV[14], ARGV[15]
+if ARGV[7] == '1' then
+  local companyId, hasDocument, documentCompany, documentId = ARGV[8], ARGV[12] == '1', ARGV[13], ARGV[14]
   local documentField = documentCompany .. '\\0' .. documentId
   -- Checked before writing anything: a script that fails half-way keeps what it wrote.
   if hasDocument and redis.call('HEXISTS', K.docs, documentField) == 1 then
     return redis.error_reply('document ' .. documentId .. ' of ' .. documentCompany .. ' is already stored')
   end
   if redis.call('HEXISTS', pk(partner, 'co'), companyId) == 1 then
-    redis.call('HSET', pk(partner, 'co'), companyId, ARGV[10])
-    redis.call('HSET', pk(partner, 'co:f'), companyId, ARGV[11] .. '\\0' .. ARGV[12])
+    redis.call('HSET', pk(partner, 'co'), companyId, ARGV[9])
+    redis.call('HSET', pk(partner, 'co:f'), companyId, ARGV[10] .. '\\0' .. ARGV[11])
   end
   if hasDocument then
     local seq = redis.call('HINCRBY', pk(partner, 'meta'), 'seq', 1)
-    redis.call('HSET', pk(partner, 'doc'), documentField, ARGV[16])
-    redis.call('HSET', pk(partner, 'doc:file'), documentField, ARGV[17])
+    redis.call('HSET', pk(partner, 'doc'), documentField, ARGV[15])
+    redis.call('HSET', pk(partner, 'doc:file'), documentField, ARGV[16])
     redis.call('ZADD', pk(partner, 'doc:seq'), 0, documentCompany .. '\\0' .. pad(seq) .. '\\0' .. documentId)
     redis.call('HSET', K.docs, documentField, partner)
     touchPartner(partner)
   end
-  storeEvents(18, now, attemptCapacity)
+  storeEvents(17, now)
 end
 if nextKind == 'done' then dropStep(id) elseif nextKind == 'due' then releaseStep(id, nextDue) end
 return 1
@@ -156,7 +156,7 @@ export function redisTimeline(scripts: ScriptRunner, options: StoreOptions): For
       return { partnerId, companyId, token, dueAt: Number(dueAt) };
     },
     async commit(claim, change, next, now) {
-      const args = [claim.companyId, claim.token, now, claim.partnerId, ...nextArgs(next), options.attemptJournalCapacity, ...changeArgs(change, now)];
+      const args = [claim.companyId, claim.token, now, claim.partnerId, ...nextArgs(next), ...changeArgs(change, now, options)];
       return Number(await scripts.run('timelineCommit', args)) === 1;
     },
     async nextDueAt() {
@@ -172,12 +172,12 @@ function nextArgs(next: NextStep): ScriptArg[] {
   return ['keep', 0];
 }
 
-function changeArgs(change: CompanyChange | undefined, now: number): ScriptArg[] {
-  if (!change) return ['0', '', '', '', '', '0', '', '', '', '', 0];
+function changeArgs(change: CompanyChange | undefined, now: number, options: StoreOptions): ScriptArg[] {
+  if (!change) return ['0'];
   const { company, document } = change;
   const companyArgs = [company.serviceCompanyId, JSON.stringify(company), company.status, company.entityType];
   const documentArgs = document
     ? ['1', document.document.serviceCompanyId, document.document.documentId, JSON.stringify(document.document), asBuffer(document.file)]
     : ['0', '', '', '', ''];
-  return ['1', ...companyArgs, ...documentArgs, ...encodeEvents(change.events, now)];
+  return ['1', ...companyArgs, ...documentArgs, ...encodeEvents(change.events, now, options)];
 }

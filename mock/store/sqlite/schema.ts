@@ -2,7 +2,7 @@
  * The SQLite backend's tables. A file records the version of the schema it was made with (`user_version`), so
  * that a mock of another version refuses it with a clear message instead of misreading it.
  */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
 
 export const schema = `
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -55,26 +55,36 @@ CREATE TABLE events (
 );
 CREATE INDEX events_by_partner ON events (partner_id, seq);
 
--- One row per event and endpoint; pending ones wait in their lane (endpoint × ordering key), in seq order.
+-- One row per event and endpoint it is sent to, and one more per redelivery; pending ones wait in their lane
+-- (endpoint × ordering key) in position order.
 CREATE TABLE deliveries (
-  endpoint_id TEXT NOT NULL, lane_key TEXT NOT NULL, event_seq INTEGER NOT NULL, partner_id TEXT NOT NULL,
-  state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, round_attempts INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (endpoint_id, lane_key, event_seq)
-) WITHOUT ROWID;
-CREATE INDEX deliveries_by_state ON deliveries (state, event_seq);
+  position INTEGER PRIMARY KEY AUTOINCREMENT, endpoint_id TEXT NOT NULL, lane_key TEXT NOT NULL, event_seq INTEGER NOT NULL,
+  partner_id TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, round_attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX deliveries_by_lane ON deliveries (endpoint_id, lane_key, state, position);
+CREATE INDEX deliveries_by_event ON deliveries (event_seq, position);
+CREATE INDEX deliveries_by_state ON deliveries (state, position);
 CREATE INDEX deliveries_by_partner ON deliveries (partner_id);
 
--- A lane exists while it holds pending deliveries; due_seq orders lanes due in the same millisecond.
+-- A lane exists while it holds pending deliveries; due_seq orders lanes due in the same millisecond; claimed is the
+-- position of the delivery a claim took.
 CREATE TABLE lanes (
   endpoint_id TEXT NOT NULL, lane_key TEXT NOT NULL, priority INTEGER NOT NULL, due_at INTEGER NOT NULL, due_seq INTEGER NOT NULL,
-  token TEXT, lease_until INTEGER NOT NULL DEFAULT 0,
+  token TEXT, lease_until INTEGER NOT NULL DEFAULT 0, claimed INTEGER,
   PRIMARY KEY (endpoint_id, lane_key)
 ) WITHOUT ROWID;
 CREATE INDEX lanes_by_due ON lanes (due_at, due_seq);
 
-CREATE TABLE endpoints (id TEXT PRIMARY KEY, disabled_at INTEGER, failed_event_id TEXT) WITHOUT ROWID;
+-- A row while an endpoint is disabled, after failures or on request.
+CREATE TABLE endpoint_states (id TEXT PRIMARY KEY, disabled_at INTEGER NOT NULL, reason TEXT NOT NULL, failed_event_id TEXT) WITHOUT ROWID;
 
-CREATE TABLE attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, partner_id TEXT NOT NULL, json TEXT NOT NULL);
+CREATE TABLE attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, partner_id TEXT NOT NULL, event_id TEXT NOT NULL, endpoint_id TEXT, json TEXT NOT NULL);
+CREATE INDEX attempts_by_event ON attempts (event_id, endpoint_id, id);
+CREATE INDEX attempts_by_partner ON attempts (partner_id, id);
+
+-- The partner portal's webhook endpoints.
+CREATE TABLE webhook_endpoints (id TEXT PRIMARY KEY, partner_id TEXT NOT NULL, created_at INTEGER NOT NULL, json TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX webhook_endpoints_by_partner ON webhook_endpoints (partner_id, created_at);
 
 -- No index beside the id: an entry is written at every request, and read a page at a time, newest first.
 CREATE TABLE journal (

@@ -16,21 +16,19 @@ import type { Company, Document } from '../../../generated/openapi.js';
 import { newClaimToken } from '../claim-token.ts';
 import { createProcessRateBuckets } from '../rate-buckets.ts';
 import { createReadCache } from './read-cache.ts';
+import { createSqliteOutbox } from './sqlite-outbox.ts';
 import { StoreError } from '../store-error.ts';
 import type {
-  AttemptRecord,
   CompanyFilter,
   CustomerRecord,
-  DeliveryRecord,
   JournalPage,
-  LaneClaim,
-  OutboxEvent,
   Page,
   RequestRecord,
   StepClaim,
   Store,
   StoredResponse,
   StoreOptions,
+  WebhookEndpointRecord,
 } from '../store.ts';
 import { schema, schemaVersion } from './schema.ts';
 
@@ -173,48 +171,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
   const json = <T>(row: Row): T => JSON.parse(row.json as string) as T;
   const beforeSeq = (after: number | undefined) => after ?? Number.MAX_SAFE_INTEGER;
 
-  const pushAttempt = (attempt: AttemptRecord, partnerId: string) => {
-    const { lastInsertRowid } = run('INSERT INTO attempts (partner_id, json) VALUES (?, ?)', partnerId, JSON.stringify(attempt));
-    run('DELETE FROM attempts WHERE id <= ?', Number(lastInsertRowid) - options.attemptJournalCapacity);
-  };
-
-  const makeLaneDue = (endpointId: string, laneKey: string, at: number) =>
-    run('UPDATE lanes SET due_at = ?, due_seq = ?, token = NULL, lease_until = 0 WHERE endpoint_id = ? AND lane_key = ?', at, nextDueSeq(), endpointId, laneKey);
-
-  const storeEvents = (events: readonly OutboxEvent[], now: number) => {
-    for (const { partnerId, event, orderingKey, endpointIds } of events) {
-      if (endpointIds.length === 0) {
-        pushAttempt({ eventId: event.id, type: event.type, orderingKey, attempt: 0, at: new Date(now).toISOString(), durationMs: 0, outcome: 'no-endpoint' }, partnerId);
-        continue;
-      }
-      const seq = Number(
-        (get('INSERT INTO events (id, partner_id, type, ordering_key, body, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq', event.id, partnerId, event.type, orderingKey, JSON.stringify(event), now) as Row).seq,
-      );
-      for (const endpointId of endpointIds) {
-        run("INSERT INTO deliveries (endpoint_id, lane_key, event_seq, partner_id, state) VALUES (?, ?, ?, ?, 'pending')", endpointId, orderingKey, seq, partnerId);
-        run(
-          'INSERT INTO lanes (endpoint_id, lane_key, priority, due_at, due_seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT (endpoint_id, lane_key) DO NOTHING',
-          endpointId,
-          orderingKey,
-          orderingKey === endpointLaneKey ? 1 : 0,
-          now,
-          nextDueSeq(),
-        );
-      }
-    }
-  };
-
-  const headColumns = 'd.event_seq, d.partner_id, d.attempts, d.round_attempts, e.id, e.type, e.body';
-  // The endpoint's own lane is newest first: the notice of the latest disablement goes before older ones.
-  const laneHead = (endpointId: string, laneKey: string) =>
-    get(
-      `SELECT ${headColumns} FROM deliveries d JOIN events e ON e.seq = d.event_seq
-       WHERE d.endpoint_id = ? AND d.lane_key = ? AND d.state = 'pending' ORDER BY d.event_seq ${laneKey === endpointLaneKey ? 'DESC' : 'ASC'} LIMIT 1`,
-      endpointId,
-      laneKey,
-    );
-  const pendingDelivery = (endpointId: string, laneKey: string, eventId: string) =>
-    get(`SELECT ${headColumns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.endpoint_id = ? AND d.lane_key = ? AND e.id = ? AND d.state = 'pending'`, endpointId, laneKey, eventId);
+  const { outbox, storeEvents, reset: resetOutbox } = createSqliteOutbox({ get, all, run, write, nextDueSeq }, options);
 
   const companyStatements = new Map<string, string>();
   const companyListSql = (filter: CompanyFilter): string => {
@@ -455,142 +412,40 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
       },
     },
 
-    outbox: {
-      async append(events, now) {
-        await write(() => storeEvents(events, now));
-      },
-      async claim(now, leaseMs, limit) {
+    outbox,
+
+    webhookEndpoints: {
+      async create(endpoint, maxPerPartner) {
         return write(() => {
-          const due = all(
-            `SELECT l.endpoint_id, l.lane_key FROM lanes l LEFT JOIN endpoints e ON e.id = l.endpoint_id
-             WHERE l.due_at <= ? AND l.lease_until <= ? AND e.disabled_at IS NULL
-               AND (l.priority = 1 OR NOT EXISTS (SELECT 1 FROM lanes p WHERE p.endpoint_id = l.endpoint_id AND p.priority = 1))
-             ORDER BY l.due_at, l.due_seq LIMIT ?`,
-            now,
-            now,
-            limit,
-          );
-          const claims: LaneClaim[] = [];
-          for (const lane of due) {
-            const endpointId = lane.endpoint_id as string;
-            const laneKey = lane.lane_key as string;
-            const head = laneHead(endpointId, laneKey);
-            if (!head) {
-              run('DELETE FROM lanes WHERE endpoint_id = ? AND lane_key = ?', endpointId, laneKey);
-              continue;
-            }
-            const token = newClaimToken();
-            run('UPDATE lanes SET token = ?, lease_until = ? WHERE endpoint_id = ? AND lane_key = ?', token, now + leaseMs, endpointId, laneKey);
-            claims.push({
-              endpointId,
-              laneKey,
-              token,
-              partnerId: head.partner_id as string,
-              eventId: head.id as string,
-              type: head.type as string,
-              body: head.body as string,
-              attempts: Number(head.attempts),
-              roundAttempts: Number(head.round_attempts),
-            });
-          }
-          return claims;
-        });
-      },
-      async settle(claim, outcome, attempt, now) {
-        return write(() => {
-          const lane = get('SELECT token, lease_until FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
-          const head = pendingDelivery(claim.endpointId, claim.laneKey, claim.eventId);
-          if (!lane || !head || lane.token !== claim.token || Number(lane.lease_until) <= now) return false;
-          const key = [claim.endpointId, claim.laneKey, Number(head.event_seq)] as const;
-          run(
-            `UPDATE deliveries SET attempts = attempts + 1, round_attempts = round_attempts + 1, state = ? WHERE endpoint_id = ? AND lane_key = ? AND event_seq = ?`,
-            outcome.kind === 'delivered' ? 'delivered' : 'pending',
-            ...key,
-          );
-          pushAttempt(attempt, head.partner_id as string);
-          if (outcome.kind === 'delivered') {
-            // Past the newest deliveredCapacity, delivered rows go, and so do their events once no delivery needs them.
-            const dropped = all(
-              `DELETE FROM deliveries WHERE state = 'delivered' AND event_seq <= (SELECT event_seq FROM deliveries WHERE state = 'delivered' ORDER BY event_seq DESC LIMIT 1 OFFSET ?) RETURNING event_seq`,
-              options.deliveredCapacity,
-            );
-            for (const row of dropped) run('DELETE FROM events WHERE seq = ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = ?)', row.event_seq as number, row.event_seq as number);
-            if (laneHead(claim.endpointId, claim.laneKey)) makeLaneDue(claim.endpointId, claim.laneKey, now);
-            else run('DELETE FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
-          } else if (outcome.kind === 'retry') {
-            makeLaneDue(claim.endpointId, claim.laneKey, outcome.at);
-          } else {
-            run(
-              'INSERT INTO endpoints (id, disabled_at, failed_event_id) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET disabled_at = excluded.disabled_at, failed_event_id = excluded.failed_event_id',
-              claim.endpointId,
-              now,
-              claim.eventId,
-            );
-            makeLaneDue(claim.endpointId, claim.laneKey, now);
-          }
+          if (Number((get('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE partner_id = ?', endpoint.partnerId) as Row).n) >= maxPerPartner) return false;
+          run('INSERT INTO webhook_endpoints (id, partner_id, created_at, json) VALUES (?, ?, ?, ?)', endpoint.id, endpoint.partnerId, endpoint.createdAt, JSON.stringify(endpoint));
           return true;
         });
       },
-      async release(claim, now) {
-        await write(() => {
-          const lane = get('SELECT token FROM lanes WHERE endpoint_id = ? AND lane_key = ?', claim.endpointId, claim.laneKey);
-          if (lane && lane.token === claim.token) makeLaneDue(claim.endpointId, claim.laneKey, now);
-        });
+      async list(partnerId) {
+        return all('SELECT json FROM webhook_endpoints WHERE partner_id = ? ORDER BY created_at, id', partnerId).map((row) => json<WebhookEndpointRecord>(row));
       },
-      async reenable(endpointId, notice, now) {
+      async get(partnerId, endpointId) {
+        const row = get('SELECT json FROM webhook_endpoints WHERE id = ? AND partner_id = ?', endpointId, partnerId);
+        return row ? json<WebhookEndpointRecord>(row) : undefined;
+      },
+      async find(endpointId) {
+        const row = get('SELECT json FROM webhook_endpoints WHERE id = ?', endpointId);
+        return row ? json<WebhookEndpointRecord>(row) : undefined;
+      },
+      async update(endpoint) {
         return write(() => {
-          const row = get('SELECT disabled_at, failed_event_id FROM endpoints WHERE id = ? AND disabled_at IS NOT NULL', endpointId);
-          if (!row) return false;
-          run('UPDATE endpoints SET disabled_at = NULL, failed_event_id = NULL WHERE id = ?', endpointId);
-          run("UPDATE deliveries SET round_attempts = 0 WHERE endpoint_id = ? AND state = 'pending'", endpointId);
-          for (const lane of all('SELECT lane_key FROM lanes WHERE endpoint_id = ? AND lease_until <= ? ORDER BY due_at, due_seq', endpointId, now)) {
-            makeLaneDue(endpointId, lane.lane_key as string, now);
-          }
-          storeEvents([notice({ at: Number(row.disabled_at), failedEventId: row.failed_event_id as string })], now);
-          return true;
+          const stored = get('SELECT json FROM webhook_endpoints WHERE id = ? AND partner_id = ?', endpoint.id, endpoint.partnerId);
+          if (!stored) return undefined;
+          const updated = { ...endpoint, createdAt: json<WebhookEndpointRecord>(stored).createdAt };
+          run('UPDATE webhook_endpoints SET json = ? WHERE id = ?', JSON.stringify(updated), endpoint.id);
+          return updated;
         });
       },
-      async endpoint(endpointId) {
-        const row = get('SELECT disabled_at, failed_event_id FROM endpoints WHERE id = ? AND disabled_at IS NOT NULL', endpointId);
-        return row ? { disabled: { at: Number(row.disabled_at), failedEventId: row.failed_event_id as string } } : {};
-      },
-      async deliveries(now, limit) {
-        const disabled = new Set(all('SELECT id FROM endpoints WHERE disabled_at IS NOT NULL').map((row) => row.id as string));
-        // The delivery in flight on a held lane is its head: the oldest, or the newest on an endpoint's own lane.
-        const inFlight = new Set(
-          all('SELECT endpoint_id, lane_key FROM lanes WHERE lease_until > ?', now).map((row) => `${row.endpoint_id}\u0000${laneHead(row.endpoint_id as string, row.lane_key as string)?.id}`),
-        );
-        const columns = 'd.event_seq, d.endpoint_id, d.lane_key, d.attempts, e.id, e.type, e.ordering_key';
-        const delivered = all(
-          `SELECT ${columns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.state = 'delivered' ORDER BY d.event_seq DESC LIMIT ?`,
-          options.deliveredCapacity,
-        ).reverse();
-        const pending = all(`SELECT ${columns} FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.state = 'pending' ORDER BY d.event_seq LIMIT ?`, limit);
-        const record = (row: Row, state: DeliveryRecord['state']) => ({
-          seq: Number(row.event_seq),
-          eventId: row.id as string,
-          type: row.type as string,
-          orderingKey: row.ordering_key as string,
-          endpointId: row.endpoint_id as string,
-          state,
-          attempts: Number(row.attempts),
-        });
-        const listed = [
-          ...delivered.map((row) => record(row, 'delivered')),
-          ...pending.map((row) =>
-            record(row, disabled.has(row.endpoint_id as string) ? 'held' : inFlight.has(`${row.endpoint_id}\u0000${row.id}`) ? 'in-flight' : 'pending'),
-          ),
-        ];
-        return listed.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...delivery }) => delivery);
-      },
-      async attempts(limit) {
-        return all('SELECT json FROM attempts ORDER BY id DESC LIMIT ?', limit)
-          .reverse()
-          .map((row) => json<AttemptRecord>(row));
-      },
-      async nextDueAt() {
-        const at = get('SELECT MIN(MAX(l.due_at, l.lease_until)) AS at FROM lanes l LEFT JOIN endpoints e ON e.id = l.endpoint_id WHERE e.disabled_at IS NULL')?.at;
-        return at === null || at === undefined ? undefined : Number(at);
+      async delete(partnerId, endpointId) {
+        const deleted = await write(() => run('DELETE FROM webhook_endpoints WHERE id = ? AND partner_id = ?', endpointId, partnerId).changes === 1);
+        if (deleted) await outbox.forgetEndpoint(endpointId);
+        return deleted;
       },
     },
 
@@ -654,16 +509,17 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
         // With the deletes, in the same write: what was cached before them, even in this batch, is gone with them.
         forgetDerived();
         if (partnerId === undefined) {
-          for (const table of ['customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'lanes', 'endpoints', 'attempts', 'journal']) {
-            run(`DELETE FROM ${table}`);
-          }
+          resetOutbox();
+          for (const table of ['customers', 'companies', 'documents', 'idempotency', 'steps', 'webhook_endpoints', 'journal']) run(`DELETE FROM ${table}`);
           run("UPDATE meta SET value = 0 WHERE name = 'journal_bytes'");
           return;
         }
-        for (const table of ['customers', 'companies', 'documents', 'idempotency', 'steps', 'events', 'deliveries', 'attempts', 'journal']) {
-          run(`DELETE FROM ${table} WHERE partner_id = ?`, partnerId);
+        for (const endpoint of all('SELECT id FROM webhook_endpoints WHERE partner_id = ?', partnerId)) {
+          run('DELETE FROM endpoint_states WHERE id = ?', endpoint.id as string);
+          run('DELETE FROM lanes WHERE endpoint_id = ?', endpoint.id as string);
         }
-        run("DELETE FROM lanes WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = lanes.endpoint_id AND d.lane_key = lanes.lane_key AND d.state = 'pending')");
+        resetOutbox(partnerId);
+        for (const table of ['customers', 'companies', 'documents', 'idempotency', 'steps', 'webhook_endpoints', 'journal']) run(`DELETE FROM ${table} WHERE partner_id = ?`, partnerId);
         run("UPDATE meta SET value = (SELECT COALESCE(SUM(bytes), 0) FROM journal) WHERE name = 'journal_bytes'");
       });
     },

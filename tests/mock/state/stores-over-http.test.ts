@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readMockJournal } from '../../../contract-tests/support/mock-admin.ts';
 import { createKeyChecker } from '../../../mock/auth/api-keys.ts';
 import type { StoreSpec } from '../../../mock/store/open-store.ts';
 import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
@@ -66,9 +67,9 @@ describe.each(stores)('on the $name store', ({ spec, enabled }) => {
       // The key is free again: the same create with another body is not a reuse.
       const customer = await createCustomer(mock);
       expect((await mock.call('/v1/partner/companies', { body: llcBody(customer.serviceCustomerId), idempotencyKey: keys[sandboxKey] })).status).toBe(202);
-      const journal = await (await fetch(`${mock.url}/_mock/requests?limit=1000`)).json() as { requests: { partner: string | null; path: string }[] };
+      const journal = await readMockJournal(mock.url);
       // Of the two reads of the company, the one before the reset went with the partner's journal.
-      expect(journal.requests.filter((entry) => entry.path === `/v1/partner/companies/${companies[sandboxKey]}` && entry.partner !== null)).toHaveLength(1);
+      expect(journal.filter((entry) => entry.path === `/v1/partner/companies/${companies[sandboxKey]}` && entry.partner !== null)).toHaveLength(1);
     } finally {
       await closeCheckingJournal(mock);
     }

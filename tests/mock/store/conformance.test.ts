@@ -8,6 +8,10 @@ import type { Company } from '../../../generated/openapi.js';
 import { never, type AttemptRecord, type LaneClaim, type OutboxEvent, type RequestRecord, type Store, type StoreOptions } from '../../../mock/store/store.ts';
 import { companyId, submittedEvent } from '../webhooks/support/fixtures.ts';
 import { example } from '../support/http-fixtures.ts';
+import { Redis } from 'ioredis';
+import { openStore } from '../../../mock/store/open-store.ts';
+import { defaultStoreOptions } from '../../../mock/store/store.ts';
+import { redisTestsEnabled, startRedisServer } from '../../support/redis-server.ts';
 import { allBackends, sqliteBackend, type Backend } from './backends.ts';
 
 const [partnerA, partnerB] = ['ptn_aaaaaaaaaaaaaaaaaaaaaaaa', 'ptn_bbbbbbbbbbbbbbbbbbbbbbbb'];
@@ -27,7 +31,7 @@ function outboxEvent(company: string, n = 0, endpointIds: string[] = ['default']
 }
 
 function attempt(claim: LaneClaim, outcome: AttemptRecord['outcome'], at = t0): AttemptRecord {
-  return { eventId: claim.eventId, type: claim.type, orderingKey: claim.laneKey, attempt: claim.attempts + 1, at: new Date(at).toISOString(), durationMs: 1, outcome };
+  return { eventId: claim.eventId, endpointId: claim.endpointId, type: claim.type, orderingKey: claim.laneKey, attempt: claim.attempts + 1, at: new Date(at).toISOString(), durationMs: 1, outcome };
 }
 
 function request(n: number, overrides: Partial<RequestRecord> = {}): RequestRecord {
@@ -406,7 +410,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       await store.outbox.append([outboxEvent(a, 1), outboxEvent(b, 1)], t0);
       const [claimA, claimB] = await store.outbox.claim(t0, 1000, 2);
       expect(await store.outbox.settle(claimA!, { kind: 'disable' }, attempt(claimA!, 'disabled'), t0 + 5)).toBe(true);
-      expect(await store.outbox.endpoint('default')).toEqual({ disabled: { at: t0 + 5, failedEventId: claimA!.eventId } });
+      expect(await store.outbox.endpoint('default')).toEqual({ disabled: { at: t0 + 5, reason: 'failures', failedEventId: claimA!.eventId } });
       await store.outbox.settle(claimB!, { kind: 'retry', at: t0 + 6 }, attempt(claimB!, 'failed'), t0 + 5);
       expect(await store.outbox.claim(t0 + 100, 1000, 5)).toEqual([]);
       expect(await store.outbox.nextDueAt()).toBeUndefined();
@@ -508,6 +512,145 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       await one.outbox.append(Array.from({ length: 12 }, (_, n) => outboxEvent(companyId(`l${n}x`))), t0);
       const claims = (await Promise.all([one, two, one, two].map((store) => store.outbox.claim(t0, 1000, 12)))).flat();
       expect(claims.map((claim) => claim.laneKey).sort()).toEqual(Array.from({ length: 12 }, (_, n) => companyId(`l${n}x`)).sort());
+    });
+
+    it('holds the events of an endpoint disabled on request, and re-enables it without a notice when the notice maker makes none', async () => {
+      const store = await fresh();
+      await store.outbox.disable('default', t0);
+      expect(await store.outbox.endpoint('default')).toEqual({ disabled: { at: t0, reason: 'requested', failedEventId: null } });
+      await store.outbox.append([outboxEvent(companyId('a'))], t0);
+      expect(await store.outbox.claim(t0 + 1, 1000, 5)).toEqual([]);
+      expect((await store.outbox.deliveries(t0 + 1, 100)).map((d) => d.state)).toEqual(['held']);
+      let seen: unknown;
+      expect(await store.outbox.reenable('default', (disabled) => ((seen = disabled), undefined), t0 + 2)).toBe(true);
+      expect(seen).toEqual({ at: t0, reason: 'requested', failedEventId: null });
+      const claims = await store.outbox.claim(t0 + 2, 1000, 5);
+      expect(claims.map((claim) => claim.laneKey)).toEqual([companyId('a')]);
+    });
+
+    it("forgets what waits for an endpoint that goes away, and nothing of another endpoint's", async () => {
+      const store = await fresh();
+      await store.outbox.append([outboxEvent(companyId('a'), 1, ['gone', 'kept'])], t0);
+      await store.outbox.disable('gone', t0);
+      await store.outbox.forgetEndpoint('gone');
+      expect(await store.outbox.endpoint('gone')).toEqual({});
+      expect((await store.outbox.claim(t0 + 1, 1000, 5)).map((claim) => claim.endpointId)).toEqual(['kept']);
+      expect((await store.outbox.deliveries(t0 + 1, 100)).map((d) => d.endpointId)).toEqual(['kept']);
+    });
+
+    it("lists a partner's events newest first, a page at a time, with each endpoint's state and attempts", async () => {
+      const store = await fresh();
+      const events = [1, 2, 3].map((n) => outboxEvent(companyId(`e${n}x`), n, ['one', 'two']));
+      await store.outbox.append(events, t0);
+      await store.outbox.append([outboxEvent(companyId('b'), 9, ['one'], partnerB)], t0);
+      const [claim] = (await store.outbox.claim(t0, 1000, 10)).filter((c) => c.eventId === events[0]!.event.id && c.endpointId === 'one');
+      await store.outbox.settle(claim!, { kind: 'retry', at: t0 + 100 }, attempt(claim!, 'failed'), t0 + 1);
+      const first = await store.outbox.events(partnerA, { limit: 2 }, t0 + 2);
+      expect(first.items.map((e) => e.id)).toEqual([events[2]!.event.id, events[1]!.event.id]);
+      expect(first.next).toBeDefined();
+      const second = await store.outbox.events(partnerA, { limit: 2, before: first.next }, t0 + 2);
+      expect(second.next).toBeUndefined();
+      const oldest = second.items[0]!;
+      expect(oldest).toMatchObject({ id: events[0]!.event.id, type: 'company.formation.submitted', orderingKey: companyId('e1x'), createdAt: t0, body: JSON.stringify(events[0]!.event) });
+      expect(oldest.deliveries.map((d) => [d.endpointId, d.state, d.attempts.map((a) => a.outcome)])).toEqual([
+        ['one', 'pending', ['failed']],
+        ['two', 'in-flight', []],
+      ]);
+      expect((await store.outbox.events(partnerA, { limit: 10, type: 'document.ready' }, t0)).items).toEqual([]);
+      expect((await store.outbox.events(partnerB, { limit: 10 }, t0)).items.map((e) => e.id)).toEqual([expect.any(String)]);
+      expect((await store.outbox.deliveries(t0 + 2, 100, partnerB)).map((d) => d.endpointId)).toEqual(['one']);
+      expect(await store.outbox.attempts(10, partnerB)).toEqual([]);
+      expect((await store.outbox.attempts(10, partnerA)).map((a) => a.eventId)).toEqual([events[0]!.event.id]);
+    });
+
+    it('redelivers an event to an endpoint: the same bytes under the same id, after what waits in its lane, on a fresh schedule', async () => {
+      const store = await fresh();
+      const c = companyId('r');
+      const [first, second] = [outboxEvent(c, 1), outboxEvent(c, 2)];
+      await store.outbox.append([first!], t0);
+      const [claim] = await store.outbox.claim(t0, 1000, 1);
+      await store.outbox.settle(claim!, { kind: 'delivered' }, attempt(claim!, 'delivered'), t0 + 1);
+      await store.outbox.append([second!], t0 + 2);
+      expect(await store.outbox.redeliver(partnerA, first!.event.id, 'default', t0 + 3)).toBe(true);
+      expect(await store.outbox.redeliver(partnerB, first!.event.id, 'default', t0 + 3)).toBe(false);
+      const order: LaneClaim[] = [];
+      for (let at = t0 + 3; order.length < 2; at += 1) {
+        const [next] = await store.outbox.claim(at, 1000, 1);
+        order.push(next!);
+        await store.outbox.settle(next!, { kind: 'delivered' }, attempt(next!, 'delivered'), at);
+      }
+      expect(order.map((c) => [c.eventId, c.body, c.attempts])).toEqual([
+        [second!.event.id, JSON.stringify(second!.event), 0],
+        [first!.event.id, JSON.stringify(first!.event), 0],
+      ]);
+      const listed = (await store.outbox.events(partnerA, { limit: 5 }, t0 + 10)).items.find((e) => e.id === first!.event.id);
+      expect(listed?.deliveries).toEqual([{ endpointId: 'default', state: 'delivered', attempts: [expect.objectContaining({ outcome: 'delivered' }), expect.objectContaining({ outcome: 'delivered' })] }]);
+    });
+
+    it('keeps the newest events once delivered, up to its capacity, and every undelivered one', async () => {
+      const store = await fresh({ eventCapacity: 2 });
+      await store.outbox.append([outboxEvent(companyId('held'), 0, ['off'])], t0);
+      await store.outbox.disable('off', t0);
+      for (let n = 1; n <= 4; n += 1) await store.outbox.append([outboxEvent(companyId(`k${n}x`), n, [])], t0 + n);
+      const kept = (await store.outbox.events(partnerA, { limit: 10 }, t0 + 10)).items.map((e) => e.orderingKey);
+      expect(kept).toContain(companyId('held'));
+      expect(kept).toContain(companyId('k4x'));
+      expect(kept).not.toContain(companyId('k1x'));
+    });
+  });
+
+  describe('webhook endpoints', () => {
+    const endpoint = (id: string, partnerId = partnerA) => ({
+      id,
+      partnerId,
+      url: `https://hooks.example.com/${id}`,
+      description: null,
+      enabledEvents: ['*'],
+      secrets: [{ secret: `whsec_${Buffer.from(id).toString('base64')}`, expiresAt: null }],
+      createdAt: t0,
+      updatedAt: t0,
+    });
+
+    it("stores a partner's endpoints up to the limit, and keeps partners apart", async () => {
+      const store = await fresh();
+      expect(await store.webhookEndpoints.create(endpoint('we_1'), 2)).toBe(true);
+      expect(await store.webhookEndpoints.create(endpoint('we_2'), 2)).toBe(true);
+      expect(await store.webhookEndpoints.create(endpoint('we_3'), 2)).toBe(false);
+      expect(await store.webhookEndpoints.create(endpoint('we_b', partnerB), 2)).toBe(true);
+      expect((await store.webhookEndpoints.list(partnerA)).map((e) => e.id)).toEqual(['we_1', 'we_2']);
+      expect(await store.webhookEndpoints.get(partnerA, 'we_1')).toEqual(endpoint('we_1'));
+      expect(await store.webhookEndpoints.get(partnerB, 'we_1')).toBeUndefined();
+      expect(await store.webhookEndpoints.find('we_b')).toEqual(endpoint('we_b', partnerB));
+    });
+
+    it('updates an endpoint but never its creation time, and not through another partner', async () => {
+      const store = await fresh();
+      await store.webhookEndpoints.create(endpoint('we_1'), 5);
+      const changed = { ...endpoint('we_1'), url: 'https://hooks.example.com/new', enabledEvents: ['document.ready'], createdAt: t0 + 99, updatedAt: t0 + 5 };
+      expect(await store.webhookEndpoints.update(changed)).toEqual({ ...changed, createdAt: t0 });
+      expect(await store.webhookEndpoints.get(partnerA, 'we_1')).toEqual({ ...changed, createdAt: t0 });
+      expect(await store.webhookEndpoints.update({ ...changed, partnerId: partnerB })).toBeUndefined();
+    });
+
+    it('deletes an endpoint with what waits for it, only for its partner', async () => {
+      const store = await fresh();
+      await store.webhookEndpoints.create(endpoint('we_1'), 5);
+      await store.outbox.append([outboxEvent(companyId('a'), 1, ['we_1'])], t0);
+      expect(await store.webhookEndpoints.delete(partnerB, 'we_1')).toBe(false);
+      expect(await store.webhookEndpoints.delete(partnerA, 'we_1')).toBe(true);
+      expect(await store.webhookEndpoints.list(partnerA)).toEqual([]);
+      expect(await store.outbox.claim(t0 + 1, 1000, 5)).toEqual([]);
+    });
+
+    it("goes with its partner's reset", async () => {
+      const store = await fresh();
+      await store.webhookEndpoints.create(endpoint('we_1'), 5);
+      await store.webhookEndpoints.create(endpoint('we_b', partnerB), 5);
+      await store.reset(partnerA);
+      expect(await store.webhookEndpoints.find('we_1')).toBeUndefined();
+      expect(await store.webhookEndpoints.find('we_b')).toBeDefined();
+      await store.reset();
+      expect(await store.webhookEndpoints.find('we_b')).toBeUndefined();
     });
   });
 
@@ -638,6 +781,39 @@ describe('the sqlite store', () => {
     } finally {
       await first.close();
       await backend.tearDown();
+    }
+  });
+});
+
+describe('data of another version', () => {
+  it('is refused by the SQLite store, saying what to do', async () => {
+    const { DatabaseSync } = await import('node:sqlite');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const folder = mkdtempSync(join(tmpdir(), 'store-version-'));
+    try {
+      const path = join(folder, 'old.db');
+      const old = new DatabaseSync(path);
+      old.exec('CREATE TABLE customers (x); PRAGMA user_version = 1');
+      old.close();
+      await expect(openStore({ kind: 'sqlite', path }, defaultStoreOptions)).rejects.toThrow(/schema version 1.*move the file away/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!redisTestsEnabled())('is refused by the Redis store, saying what to do', async () => {
+    const server = await startRedisServer();
+    try {
+      const client = new Redis(`${server.url}/3`);
+      await client.set('pfm:d:customers-of-an-older-mock', 'x');
+      client.disconnect();
+      await expect(openStore({ kind: 'redis', url: `${server.url}/3` }, defaultStoreOptions)).rejects.toThrow(/earlier layout.*FLUSHDB/);
+      const fresh = await openStore({ kind: 'redis', url: `${server.url}/4` }, defaultStoreOptions);
+      await fresh.close();
+    } finally {
+      await server.stop();
     }
   });
 });

@@ -41,7 +41,7 @@ describe('the webhook journal', () => {
     dispatcher.enqueue(event, company);
     await dispatcher.idle();
 
-    const common = { eventId: event.id, type: 'company.formation.submitted', orderingKey: company, at: fixed.toISOString() };
+    const common = { eventId: event.id, endpointId: 'default', type: 'company.formation.submitted', orderingKey: company, at: fixed.toISOString() };
     expect((await dispatcher.journal())).toEqual([
       { ...common, attempt: 1, status: 500, error: 'HTTP 500', durationMs: expect.any(Number), outcome: 'failed' },
       { ...common, attempt: 2, status: 200, durationMs: expect.any(Number), outcome: 'delivered' },
@@ -149,6 +149,7 @@ describe('webhook dispatcher robustness', () => {
     await dispatcher.close();
     await dispatcher.idle();
     dispatcher.enqueue(submittedEvent(company), company);
+    await dispatcher.idle();
 
     expect(await dispatcher.journal()).toEqual([]);
     expect((await dispatcher.deliveries()).map((delivery) => [delivery.state, delivery.attempts])).toEqual([

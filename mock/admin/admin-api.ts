@@ -1,0 +1,114 @@
+/**
+ * The mock's own routes: the API's reference docs and contract (`/docs`, `/openapi.json`), and the admin API under
+ * `/_mock/`, which has a contract of its own (mock/admin/openapi/) and is served from it the way the API is served
+ * from its contract: requests routed and validated against it, handlers typed from it, and every answer checked
+ * against it before it leaves. Before anything else, an admin request must come from the mock's own origin and
+ * host, and carry the admin token when one is set (admin-guard.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { loadContract, type ContractDocument } from '../../contract-model/document.ts';
+import { generatedPath } from '../../contract-model/generated-files.ts';
+import { listOperations } from '../../contract-model/operations.ts';
+import { perOperation } from '../../contract-model/per-operation.ts';
+import { compileResponseValidator } from '../../contract-model/response-validator.ts';
+import { createRouter } from '../../contract-model/router.ts';
+import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import type { KeyChecker } from '../auth/api-keys.ts';
+import { ApiError } from '../http/api-error.ts';
+import { respond, type Exchange } from '../http/exchange.ts';
+import { createAnswerFinaliser } from '../http/finalise-answer.ts';
+import { composePipeline, type Pipeline, type Step } from '../http/pipeline.ts';
+import type { RequestTarget } from '../http/request-target.ts';
+import { assignRequestId } from '../steps/assign-request-id.ts';
+import { authenticate } from '../steps/authenticate.ts';
+import { dispatch } from '../steps/dispatch.ts';
+import { readBody, refuseMalformedJson } from '../steps/read-body.ts';
+import { routeRequest } from '../steps/route-request.ts';
+import { validateRequest } from '../steps/validate-request.ts';
+import { compileRequestValidator } from '../validation/request-validator.ts';
+import type { AdminGuard } from './admin-guard.ts';
+import { createAdminHandlers, type AdminServices } from './admin-handlers.ts';
+
+export const adminContractPath = generatedPath('mock-admin', 'openapi.json');
+const apiDocsPath = generatedPath('docs', 'index.html');
+const adminDocsPath = generatedPath('mock-admin', 'docs', 'index.html');
+
+/** A seed may be large; every other admin body is small. */
+const maxSeedBytes = 16 * 1024 * 1024;
+const maxAdminBodyBytes = 64 * 1024;
+
+export interface MockRoutes {
+  /** Answers and returns true when the path is one of the mock's own. */
+  handle(request: IncomingMessage, response: ServerResponse, url: RequestTarget): Promise<boolean>;
+}
+
+export async function createMockRoutes(options: {
+  apiContract: ContractDocument;
+  guard: AdminGuard;
+  keys: KeyChecker;
+  logger: Logger;
+  /** Answers the exchange's request with its finalised answer. */
+  send: (exchange: Exchange, response: ServerResponse) => void;
+  services: Omit<AdminServices, 'adminContract' | 'adminDocs'>;
+}): Promise<MockRoutes> {
+  const { guard, logger, send, services } = options;
+  const adminContract = await loadContract(adminContractPath);
+  const operations = listOperations(adminContract);
+  const compiler = createSchemaCompiler(adminContract);
+  let adminDocs: Promise<Buffer> | undefined;
+  const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)) });
+  const apiContractJson = JSON.stringify(options.apiContract);
+  let apiDocs: Promise<Buffer> | undefined;
+
+  const guardAdmin: Step = (exchange, next) => {
+    const refusal = guard.check(exchange.request.headers);
+    if (!refusal) return next();
+    exchange.request.resume();
+    respond(exchange, new ApiError(refusal.status, refusal.code, refusal.message));
+  };
+
+  const pipeline: Pipeline = composePipeline(
+    [
+      assignRequestId,
+      guardAdmin,
+      routeRequest(createRouter(operations)),
+      authenticate(options.keys),
+      readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => (operationId === 'seedStore' ? maxSeedBytes : maxAdminBodyBytes) }),
+      refuseMalformedJson,
+      validateRequest(perOperation(operations, (op) => compileRequestValidator(adminContract, op, compiler))),
+      dispatch({ handlers, baseUrl: services.selfUrl, logger }),
+    ],
+    // Always on: the admin contract is the mock's own, and what a console or a script builds on.
+    createAnswerFinaliser({ validatorOf: perOperation(operations, (op) => compileResponseValidator(adminContract, op, compiler)), enabled: () => true, logger }),
+  );
+
+  return {
+    async handle(request, response, url) {
+      const { pathname } = url;
+      if (pathname === '/' || pathname === '/docs') {
+        apiDocs ??= readFile(apiDocsPath);
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await apiDocs);
+        return true;
+      }
+      if (pathname === '/openapi.json') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(apiContractJson);
+        return true;
+      }
+      if (pathname !== '/_mock' && !pathname.startsWith('/_mock/')) return false;
+      const exchange: Exchange = { request, method: request.method ?? 'GET', url, startedAt: process.hrtime.bigint(), requestId: '', pathParams: {}, commonHeaders: {} };
+      try {
+        await pipeline(exchange);
+      } catch (error) {
+        logger.error({ err: error, requestId: exchange.requestId }, 'admin request failed');
+        exchange.response = undefined;
+        respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
+      }
+      if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
+      pipeline.finalise(exchange);
+      send(exchange, response);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The partner portal's events: a partner's events with the bytes each delivery sends and where each went (state and
+ * attempts per endpoint), and redelivering one to one endpoint, under the same `webhook-id` as Standard Webhooks
+ * wants for a retry of the same message.
+ */
+import { ApiError, notFound } from '../http/api-error.ts';
+import type { components } from '../../generated/mock-admin/openapi.js';
+import type { Store } from '../store/store.ts';
+import { defaultEndpointId } from '../webhooks/dispatcher.ts';
+import type { WebhookDispatcher } from '../webhooks/types.ts';
+
+type AdminSchemas = components['schemas'];
+
+export interface EventPortal {
+  list(partnerId: string, query: { limit: number; cursor?: string; type?: string }): Promise<AdminSchemas['MockEventPage']>;
+  redeliver(partnerId: string, eventId: string, endpointId: string): Promise<{ eventId: string; endpointId: string; state: 'pending' }>;
+}
+
+export function createEventPortal(options: { store: Store; dispatcher: WebhookDispatcher; defaultEndpoint: boolean }): EventPortal {
+  const { store, dispatcher } = options;
+  return {
+    async list(partnerId, { limit, cursor, type }) {
+      const before = cursor === undefined ? undefined : Number(cursor);
+      if (before !== undefined && !Number.isSafeInteger(before)) {
+        throw new ApiError(400, 'E_VALIDATION_FAILED', 'The request is invalid; see details.', [{ in: 'query', field: '/cursor', code: 'E_CURSOR_INVALID', message: 'Not a cursor of this list.' }]);
+      }
+      const page = await store.outbox.events(partnerId, { limit, ...(before === undefined ? {} : { before }), ...(type === undefined ? {} : { type }) }, Date.now());
+      return {
+        // The store keeps an event's type as text; it is one of the contract's, as the events were built from it.
+        data: page.items.map((event) => ({
+          id: event.id,
+          type: event.type as AdminSchemas['WebhookEventType'],
+          createdAt: new Date(event.createdAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          payload: JSON.parse(event.body) as Record<string, unknown>,
+          deliveries: event.deliveries as AdminSchemas['EventDelivery'][],
+        })),
+        hasMore: page.next !== undefined,
+        nextCursor: page.next === undefined ? null : String(page.next),
+      };
+    },
+
+    async redeliver(partnerId, eventId, endpointId) {
+      const known = endpointId === defaultEndpointId ? options.defaultEndpoint : (await store.webhookEndpoints.get(partnerId, endpointId)) !== undefined;
+      if (!known) throw notFound(`webhook endpoint ${endpointId}`);
+      if (!(await store.outbox.redeliver(partnerId, eventId, endpointId, Date.now()))) throw notFound(`event ${eventId}`);
+      dispatcher.notify();
+      return { eventId, endpointId, state: 'pending' };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Webhook endpoint URLs: what makes one acceptable (an absolute http(s) URL without credentials: a password in a
+ * URL ends up in logs, journals and screenshots), and how one is shown (its query values masked, since receivers
+ * often put a token there).
+ */
+
+export type EndpointUrlProblem = { code: 'E_FORMAT'; message: string } | { code: 'E_INVALID'; message: string };
+
+export function endpointUrlProblem(raw: string): EndpointUrlProblem | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { code: 'E_FORMAT', message: 'Must be an absolute http(s) URL.' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { code: 'E_FORMAT', message: `Must be an http(s) URL, not ${url.protocol.replace(/:$/, '')}.` };
+  if (url.username !== '' || url.password !== '') return { code: 'E_INVALID', message: 'Must not carry a user or password: put a secret the receiver checks in a header or the path instead.' };
+  return undefined;
+}
+
+/** The URL as logs, journals and health show it: every query value replaced by `***`, any credentials too. */
+export function maskEndpointUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw.replace(/\?.*$/, '?***');
+  }
+  if (url.username !== '') url.username = '***';
+  if (url.password !== '') url.password = '***';
+  for (const name of [...url.searchParams.keys()]) url.searchParams.set(name, '***');
+  return url.toString().replace(/%2A%2A%2A/g, '***');
+}
