@@ -48,8 +48,8 @@ export async function mockContractViolations(baseUrl: string): Promise<string[]>
 }
 
 /** The whole request journal (or a partner's, with its key), page by page (a page holds at most 1000 entries), oldest first. */
-export async function readMockJournal(baseUrl: string, apiKey?: string): Promise<JournalEntry[]> {
-  const admin = mockAdminClient(baseUrl, { ...(apiKey ? { apiKey } : {}) });
+export async function readMockJournal(baseUrl: string, options: { apiKey?: string; adminToken?: string } = {}): Promise<JournalEntry[]> {
+  const admin = mockAdminClient(baseUrl, options);
   const pages: JournalEntry[][] = [];
   for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
     const query: { limit: number; cursor?: string } = cursor === null ? { limit: 1000 } : { limit: 1000, cursor };

@@ -536,6 +536,7 @@ export interface components {
          *     | 403 | `E_CROSS_SITE_REQUEST` | The request carries an `Origin` that is not the mock's own: a page of another site, which any browser tab could be. |
          *     | 403 | `E_HOST_NOT_ALLOWED` | The `Host` is not a name the mock answers to: a DNS rebinding attempt. |
          *     | 404 | `E_NOT_FOUND` | No such admin route, or no such webhook endpoint or event for this partner (another partner's are not found either). |
+         *     | 405 | `E_METHOD_NOT_ALLOWED` | An admin path with a method it does not take; `Allow` lists those it takes. |
          *     | 409 | `E_WEBHOOK_ENDPOINT_LIMIT` | The partner already has 20 webhook endpoints: delete one first. |
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |

@@ -58,7 +58,9 @@ export function respond(exchange: Exchange, reply: Reply | ApiError): void {
     return;
   }
   if ('file' in reply) {
-    exchange.response = { status: reply.status, headers: { ...reply.headers, 'content-type': reply.contentType }, body: reply.file };
+    // JSON served as it is (a document that is not an envelope) is still checked as JSON against the contract.
+    const json = /^application\/json\b/.test(reply.contentType) ? (JSON.parse(Buffer.from(reply.file).toString('utf8')) as unknown) : undefined;
+    exchange.response = { status: reply.status, headers: { ...reply.headers, 'content-type': reply.contentType }, body: reply.file, ...(json === undefined ? {} : { json }) };
     return;
   }
   const json = { payload: reply.payload, error: {} };

@@ -37,12 +37,13 @@ export interface Receiver {
   maxConcurrent: number;
   maxConcurrentPerKey: number;
   policy: Policy;
+  /** What a request must be signed with to be verified (any one of them): the secret given at start, until changed. */
+  secrets: string[];
   close(): Promise<void>;
 }
 
 /** A webhook receiver on 127.0.0.1 that verifies every request as a partner would, with a swappable policy. */
 export async function startReceiver(secret: string, policy: Policy, keyOf = defaultKeyOf): Promise<Receiver> {
-  const verifier = new Webhook(secret);
   const inProgress = new Map<string, number>();
   let current = 0;
   const accepted: ReceivedEvent[] = [];
@@ -54,6 +55,7 @@ export async function startReceiver(secret: string, policy: Policy, keyOf = defa
     maxConcurrent: 0,
     maxConcurrentPerKey: 0,
     policy,
+    secrets: [secret],
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -73,11 +75,14 @@ export async function startReceiver(secret: string, policy: Policy, keyOf = defa
         body,
         verified: false,
       };
-      try {
-        request.event = verifier.verify(body, headers) as ReceivedEvent;
-        request.verified = true;
-      } catch {
-        request.verified = false;
+      for (const known of receiver.secrets) {
+        try {
+          request.event = new Webhook(known).verify(body, headers) as ReceivedEvent;
+          request.verified = true;
+          break;
+        } catch {
+          request.verified = false;
+        }
       }
       receiver.requests.push(request);
       const key = request.event ? keyOf(request.event) : '';
