@@ -21,12 +21,11 @@ import { ConfigError, newWebhookSecret, type MockConfig } from './config.ts';
 import { createDownloadUrlSigner } from './documents/signed-url.ts';
 import { createDocumentFactory } from './formation/document-factory.ts';
 import { createFormationEngine } from './formation/formation-engine.ts';
-import { ApiError } from './http/api-error.ts';
 import { createCursorCodec } from './http/cursor.ts';
-import { respond, type Exchange } from './http/exchange.ts';
 import { createAnswerFinaliser } from './http/finalise-answer.ts';
 import { composePipeline } from './http/pipeline.ts';
 import { parseRequestTarget } from './http/request-target.ts';
+import { serveExchange } from './http/serve-exchange.ts';
 import { createEventPortal } from './portal/events.ts';
 import { createWebhookEndpointPortal } from './portal/webhook-endpoints.ts';
 import { companyHandlers } from './resources/companies/company-handlers.ts';
@@ -150,7 +149,6 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     guard: createAdminGuard({ adminToken: config.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
     keys,
     logger,
-    send: sendAnswer,
     services: {
       config,
       store,
@@ -177,34 +175,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = parseRequestTarget(request.url);
     if (await admin.handle(request, response, url)) return;
-    const exchange: Exchange = {
-      request,
-      method: request.method ?? 'GET',
-      url,
-      startedAt: process.hrtime.bigint(),
-      requestId: '',
-      pathParams: {},
-      commonHeaders: {},
-    };
-    try {
-      await pipeline(exchange);
-    } catch (error) {
-      // Still the contract's envelope and headers: the request id and rate-limit headers are already known.
-      logger.error({ err: error, requestId: exchange.requestId }, 'request failed in the pipeline');
-      exchange.response = undefined;
-      respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
-    }
-    if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
-    pipeline.finalise(exchange);
-    sendAnswer(exchange, response);
-  }
-
-  function sendAnswer(exchange: Exchange, response: ServerResponse): void {
-    const answer = exchange.response as NonNullable<Exchange['response']>;
-    // A known length lets Node send the head and the body in one write, without chunked framing; a HEAD answer
-    // carries the length its GET would have.
-    response.writeHead(answer.status, { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) });
-    response.end(exchange.method === 'HEAD' ? undefined : answer.body);
+    await serveExchange(pipeline, request, response, url, logger);
   }
 
   try {

@@ -17,7 +17,8 @@ import { createRouter } from '../../contract-model/router.ts';
 import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import type { KeyChecker } from '../auth/api-keys.ts';
 import { ApiError } from '../http/api-error.ts';
-import { respond, type Exchange } from '../http/exchange.ts';
+import { respond } from '../http/exchange.ts';
+import { serveExchange } from '../http/serve-exchange.ts';
 import { createAnswerFinaliser } from '../http/finalise-answer.ts';
 import { composePipeline, type Pipeline, type Step } from '../http/pipeline.ts';
 import type { RequestTarget } from '../http/request-target.ts';
@@ -49,11 +50,9 @@ export async function createMockRoutes(options: {
   guard: AdminGuard;
   keys: KeyChecker;
   logger: Logger;
-  /** Answers the exchange's request with its finalised answer. */
-  send: (exchange: Exchange, response: ServerResponse) => void;
   services: Omit<AdminServices, 'adminContract' | 'adminDocs'>;
 }): Promise<MockRoutes> {
-  const { guard, logger, send, services } = options;
+  const { guard, logger, services } = options;
   const adminContract = await loadContract(adminContractPath);
   const operations = listOperations(adminContract);
   const compiler = createSchemaCompiler(adminContract);
@@ -97,17 +96,7 @@ export async function createMockRoutes(options: {
         return true;
       }
       if (pathname !== '/_mock' && !pathname.startsWith('/_mock/')) return false;
-      const exchange: Exchange = { request, method: request.method ?? 'GET', url, startedAt: process.hrtime.bigint(), requestId: '', pathParams: {}, commonHeaders: {} };
-      try {
-        await pipeline(exchange);
-      } catch (error) {
-        logger.error({ err: error, requestId: exchange.requestId }, 'admin request failed');
-        exchange.response = undefined;
-        respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
-      }
-      if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
-      pipeline.finalise(exchange);
-      send(exchange, response);
+      await serveExchange(pipeline, request, response, url, logger);
       return true;
     },
   };

@@ -1,0 +1,29 @@
+/**
+ * Runs one request through a pipeline and writes its answer: how the API and the admin routes alike turn a request
+ * into an exchange, make sure it gets an answer (a failure inside the pipeline is still the contract's envelope,
+ * with the request id and rate-limit headers already known), finalise it and send it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { ApiError } from './api-error.ts';
+import { respond, type Exchange } from './exchange.ts';
+import type { Pipeline } from './pipeline.ts';
+import type { RequestTarget } from './request-target.ts';
+
+export async function serveExchange(pipeline: Pipeline, request: IncomingMessage, response: ServerResponse, url: RequestTarget, logger: Pick<Logger, 'error'>): Promise<void> {
+  const exchange: Exchange = { request, method: request.method ?? 'GET', url, startedAt: process.hrtime.bigint(), requestId: '', pathParams: {}, commonHeaders: {} };
+  try {
+    await pipeline(exchange);
+  } catch (error) {
+    logger.error({ err: error, requestId: exchange.requestId }, 'request failed in the pipeline');
+    exchange.response = undefined;
+    respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
+  }
+  if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
+  pipeline.finalise(exchange);
+  const answer = exchange.response as NonNullable<Exchange['response']>;
+  // A known length lets Node send the head and the body in one write, without chunked framing; a HEAD answer
+  // carries the length its GET would have.
+  response.writeHead(answer.status, { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) });
+  response.end(exchange.method === 'HEAD' ? undefined : answer.body);
+}
