@@ -16,3 +16,6 @@ function findProjectRoot(from: string): string {
 const projectRoot = findProjectRoot(fileURLToPath(import.meta.url));
 
 export const generatedPath = (...segments: string[]): string => join(projectRoot, 'generated', ...segments);
+
+/** The contract's changelog, which the reference docs link to (`../../CHANGELOG.md` from generated/docs/). */
+export const changelogPath = join(projectRoot, 'CHANGELOG.md');

@@ -1,4 +1,5 @@
 /** The contract's operations and webhooks, flattened with their parameters, body and responses resolved. */
+import { readDeprecation, type Deprecation } from './deprecation.ts';
 import { deref, type ContractDocument, type JsonObject } from './document.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
@@ -46,6 +47,8 @@ export interface ContractOperation {
   parameters: ContractParameter[];
   requestBody?: { required: boolean; content: ContractContent };
   responses: Map<string, ContractResponse>;
+  /** Set when the operation is deprecated: its answers then carry `Deprecation` and `Sunset`. */
+  deprecation?: Deprecation;
 }
 
 export function listOperations(document: ContractDocument): ContractOperation[] {
@@ -108,6 +111,7 @@ function operationsOf(document: ContractDocument, pathTemplate: string, rawItem:
             toResponse(document, status, response),
           ]),
         ),
+        deprecation: readDeprecation(raw),
       },
     ];
   });

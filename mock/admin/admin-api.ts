@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { loadContract, type ContractDocument } from '../../contract-model/document.ts';
-import { generatedPath } from '../../contract-model/generated-files.ts';
+import { changelogPath, generatedPath } from '../../contract-model/generated-files.ts';
 import { listOperations } from '../../contract-model/operations.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
 import { compileResponseValidator } from '../../contract-model/response-validator.ts';
@@ -89,6 +89,13 @@ export async function createMockRoutes(options: {
       if (pathname === '/' || pathname === '/docs') {
         apiDocs ??= readFile(apiDocsPath);
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await apiDocs);
+        return true;
+      }
+      if (pathname === '/CHANGELOG.md') {
+        // The docs link to it; read on each request, so a release shows without a restart.
+        const changelog = await readFile(changelogPath).catch(() => undefined);
+        if (changelog === undefined) return false;
+        response.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(changelog);
         return true;
       }
       if (pathname === '/openapi.json') {

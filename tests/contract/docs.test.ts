@@ -20,3 +20,18 @@ describe('the reference docs', () => {
     expect(html).toContain('simulateCompanyFormation');
   });
 });
+
+describe('the link to the changelog', () => {
+  const docsUrl = new URL('../../generated/docs/index.html', import.meta.url);
+  const link = /href=\\?"(\.\.\/\.\.\/CHANGELOG\.md)\\?"/.exec(html)?.[1];
+
+  it('is in the docs, relative, so that it works from the file and from the mock', () => {
+    expect(link).toBe('../../CHANGELOG.md');
+  });
+
+  it('opens CHANGELOG.md from generated/docs/ (file://) and from /docs on the mock (/CHANGELOG.md)', async () => {
+    const changelog = await readFile(new URL(link!, docsUrl), 'utf8');
+    expect(changelog).toMatch(/^# Changelog/);
+    expect(new URL(link!, 'http://localhost:4010/docs').pathname).toBe('/CHANGELOG.md');
+  });
+});

@@ -60,6 +60,24 @@ const breaches: Record<string, { severity: number; paths: string[][] }> = {
       webhookJson('properties', 'event_id'),
     ],
   },
+  'enum-openness-declared': {
+    severity: ERROR,
+    paths: [
+      ['components', 'schemas', 'ErrorEnvelope', 'properties', 'error', 'properties', 'code'],
+      ['components', 'schemas', 'ErrorEnvelope', 'properties', 'error', 'properties', 'details', 'items', 'properties', 'code', 'x-open-enum'],
+    ],
+  },
+  'enum-openness-on-enum': { severity: ERROR, paths: [widgetsPostJson('properties', 'size')] },
+  'deprecation-dated': {
+    severity: ERROR,
+    paths: [
+      ['paths', '/widgets/{widgetId}', 'get', 'x-deprecation', 'replacement'],
+      ['paths', '/widgets/{widgetId}', 'get', 'x-deprecation', 'sunset'],
+      ['paths', '/widgets/{widgetId}', 'get', 'parameters', '0', 'x-deprecation'],
+    ],
+  },
+  // Both headers are missing; Spectral reports one finding per message and place.
+  'deprecated-operation-headers': { severity: ERROR, paths: [['paths', '/widgets/{widgetId}', 'get', 'responses', '200']] },
   'property-names-camel-case': {
     severity: ERROR,
     paths: [widgetsPostJson('properties', 'widget_name'), webhookJson('properties', 'event_id')],
@@ -83,8 +101,8 @@ it('covers every house rule of .spectral.yaml, including each one built on a cus
   const onCustomFunctions = Object.entries(config.rules)
     .filter(([, rule]) => [rule.then ?? []].flat().some((then) => config.functions.includes(then.function ?? '')))
     .map(([code]) => code);
-  // root-security-required is the one house rule built on core functions alone.
-  expect([...onCustomFunctions, 'root-security-required'].sort()).toEqual([...houseRules].sort());
+  const onCoreFunctions = ['root-security-required', 'enum-openness-declared', 'enum-openness-on-enum', 'deprecated-operation-headers'];
+  expect([...onCustomFunctions, ...onCoreFunctions].sort()).toEqual([...houseRules].sort());
   expect(Object.keys(breaches).sort()).toEqual([...houseRules].sort());
 });
 
@@ -111,6 +129,8 @@ describe('house rule messages', () => {
     ['response-body-envelope', 'Schema does not require "error".'],
     ['property-description-and-example', 'Property "colour" has no example (`examples` or `example`).'],
     ['property-description-and-example', 'Property "size" has no description.'],
+    ['deprecation-dated', '`x-deprecation.sunset` must be at least 6 months after `since`.'],
+    ['deprecation-dated', '`x-deprecation` is only for what is marked `deprecated: true`.'],
   ])('%s says: %s', (code, message) => {
     expect(bad).toContainEqual(expect.objectContaining({ code, message }));
   });

@@ -14,6 +14,10 @@ export const houseRules = [
   'error-example-codes-in-enum',
   'property-description-and-example',
   'property-names-camel-case',
+  'enum-openness-declared',
+  'enum-openness-on-enum',
+  'deprecation-dated',
+  'deprecated-operation-headers',
 ];
 
 export interface LintResult {

@@ -1,0 +1,506 @@
+/**
+ * Judges each detected change as a partner's integration sees it. What the partner writes (a request, or its
+ * answer to a webhook) may only get more permissive; what it reads (a response, or a webhook payload) may only get
+ * more precise, plus new properties, which the contract tells clients to ignore. Anything this file has no rule
+ * for is breaking until a rule says otherwise: the gate fails closed, never open.
+ */
+import type { JsonObject } from '../contract-model/document.ts';
+import type { DetectedChange } from './detect.ts';
+import {
+  describeScope, fieldPath, isMethod, listedSubschemas, namedSubschemas, parsePointer, schemaPosition, valueAt,
+  type Location, type Side,
+} from './location.ts';
+
+export type Category = 'breaking' | 'added' | 'changed' | 'deprecated';
+/** The semantic-version part a release with this change must raise at least. */
+export type Level = 'major' | 'minor' | 'patch';
+
+export interface Judgement {
+  category: Category;
+  level: Level;
+  /** What changed, for a reviewer: "maxLength lowered from 100 to 10". */
+  what: string;
+  /** For a breaking change: what fails for a partner. */
+  why?: string;
+}
+
+export interface ClassifiedChange extends Judgement {
+  location: Location;
+  /** What Redocly's own diff rules said of it, for comparison. */
+  differRules: DetectedChange['differRules'];
+}
+
+/** The extension that marks an enum the API may add values to; clients must accept values they do not know. */
+export const openEnumExtension = 'x-open-enum';
+/** The extension that dates a deprecation: `{ since, sunset, replacement }`. */
+export const deprecationExtension = 'x-deprecation';
+
+const breaking = (what: string, why: string): Judgement => ({ category: 'breaking', level: 'major', what, why });
+const added = (what: string): Judgement => ({ category: 'added', level: 'minor', what });
+/** A change that can break nobody but widens what the API accepts or promises: a minor release. */
+const loosened = (what: string): Judgement => ({ category: 'changed', level: 'minor', what });
+/** Documentation only: descriptions, summaries, examples, titles. */
+const documented = (what: string): Judgement => ({ category: 'changed', level: 'patch', what });
+const deprecated = (what: string): Judgement => ({ category: 'deprecated', level: 'minor', what });
+const unjudged = (what: string): Judgement =>
+  breaking(what, 'no rule of the gate judges this kind of change, so it is treated as breaking until one does');
+
+const annotations = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', '$comment', 'tags']);
+const refusedRequest = 'a request that was valid before is refused now';
+const unexpectedResponse = 'a client that relied on what the contract promised may now receive something else';
+
+export interface Contracts {
+  /** Both prepared (prepareForDiff), as the change pointers refer to them. */
+  before: JsonObject;
+  after: JsonObject;
+}
+
+export function classify(change: DetectedChange, contracts: Contracts): ClassifiedChange {
+  const segments = parsePointer(change.pointer);
+  const document = change.kind === 'removed' ? contracts.before : contracts.after;
+  const located = judgeDocumentChange(change, segments, contracts);
+  return {
+    ...located.judgement,
+    location: { pointer: change.pointer, scope: describeScope(segments, document), part: located.part, field: located.field },
+    differRules: change.differRules,
+  };
+}
+
+interface Located {
+  judgement: Judgement;
+  part: string;
+  field: string;
+}
+
+const whole = (judgement: Judgement, part = ''): Located => ({ judgement, part, field: '' });
+
+function judgeDocumentChange(change: DetectedChange, segments: string[], contracts: Contracts): Located {
+  const [root, name, third] = segments;
+  switch (root) {
+    case 'paths':
+      if (segments.length === 2) return whole(judgeWhole(change, 'path'));
+      if (third === 'key') return whole(judgePathRename(change));
+      if (third === 'parameters') return judgeParameter(change, segments.slice(2), segments.slice(0, 4), contracts, 'request');
+      if (isMethod(third)) return judgeOperation(change, segments.slice(3), segments.slice(0, 3), contracts, 'paths');
+      return whole(judgeMetadata(change, third));
+    case 'webhooks':
+      if (segments.length === 2) return whole(judgeWhole(change, 'webhook'));
+      if (isMethod(third)) return judgeOperation(change, segments.slice(3), segments.slice(0, 3), contracts, 'webhooks');
+      return whole(judgeMetadata(change, third));
+    case 'components':
+      return whole(judgeComponent(change, name, segments.length));
+    case 'servers':
+      return whole(judgeServers(change, segments.slice(1)));
+    case 'security':
+      return whole(judgeSecurity(change, segments.slice(1)));
+    case 'info':
+    case 'tags':
+    case 'externalDocs':
+      return whole(documented(`${root} ${describeKind(change)}`));
+    case 'openapi':
+      return whole(documented(`OpenAPI version ${String(change.before)} → ${String(change.after)}`));
+    default:
+      return whole(root?.startsWith('x-') ? documented(`${root} ${describeKind(change)}`) : unjudged(`${root} ${describeKind(change)}`));
+  }
+}
+
+function describeKind(change: DetectedChange): string {
+  return change.kind === 'modified' ? `${change.property ?? 'value'} changed` : change.kind;
+}
+
+function judgeWhole(change: DetectedChange, what: 'path' | 'webhook' | 'operation'): Judgement {
+  if (change.kind === 'added') return added(`new ${what}`);
+  if (change.kind === 'removed') {
+    return breaking(`${what} removed`, what === 'webhook'
+      ? 'partners subscribed to this event type stop receiving it'
+      : 'calls to it are refused');
+  }
+  return unjudged(`${what} changed`);
+}
+
+function judgePathRename(change: DetectedChange): Judgement {
+  const shape = (path: unknown) => String(path).replace(/\{[^}]+\}/g, '{}');
+  if (shape(change.before) === shape(change.after)) {
+    return breaking(`path parameter renamed: ${String(change.before)} → ${String(change.after)}`,
+      'typed clients pass path parameters by name, and the old name no longer compiles');
+  }
+  return breaking(`path changed: ${String(change.before)} → ${String(change.after)}`, 'calls to the old path are refused');
+}
+
+/** Operation-level keywords that only document. */
+function judgeMetadata(change: DetectedChange, keyword: string | undefined): Judgement {
+  if (keyword !== undefined && (annotations.has(keyword) || keyword.startsWith('x-'))) {
+    return documented(`${keyword} ${describeKind(change)}`);
+  }
+  return unjudged(`${keyword ?? 'path item'} ${describeKind(change)}`);
+}
+
+function judgeOperation(
+  change: DetectedChange, rest: string[], operation: string[], contracts: Contracts, kind: 'paths' | 'webhooks',
+): Located {
+  // A webhook inverts the exchange: the API sends the request (the partner reads it) and the partner answers.
+  const bodySide: Side = kind === 'paths' ? 'request' : 'response';
+  const answerSide: Side = kind === 'paths' ? 'response' : 'request';
+  const [keyword] = rest;
+  if (keyword === undefined) return whole(judgeWhole(change, kind === 'paths' ? 'operation' : 'webhook'));
+  switch (keyword) {
+    case 'parameters':
+      return judgeParameter(change, rest, [...operation, 'parameters', rest[1] ?? ''], contracts, 'request');
+    case 'requestBody':
+      return judgeRequestBody(change, rest.slice(1), contracts, bodySide, kind === 'paths' ? 'request body' : 'payload');
+    case 'responses':
+      return judgeResponse(change, rest.slice(1), contracts, answerSide, kind === 'paths' ? 'response' : "partner's answer");
+    case 'security':
+      return whole(judgeSecurity(change, rest.slice(1)), 'security');
+    case 'operationId':
+      return whole(change.kind === 'added' && change.before === undefined
+        ? added('operationId given')
+        : breaking(`operationId ${String(change.before)} → ${String(change.after)}`,
+          'generated clients name their methods after it'));
+    case 'deprecated':
+    case 'x-deprecation':
+      return whole(judgeDeprecation(change, keyword));
+    case 'servers':
+      return whole(judgeServers(change, rest.slice(1)), 'servers');
+    default:
+      return whole(judgeMetadata(change, keyword));
+  }
+}
+
+function judgeParameter(change: DetectedChange, rest: string[], parameterPath: string[], contracts: Contracts, side: Side): Located {
+  const document = change.kind === 'removed' ? contracts.before : contracts.after;
+  const parameter = (valueAt(document, parameterPath) ?? valueAt(contracts.before, parameterPath) ?? {}) as JsonObject;
+  const part = `${String(parameter.in ?? '')} parameter ${String(parameter.name ?? rest[1])}`.trim();
+  const [, , keyword] = rest;
+  if (keyword === undefined) {
+    if (change.kind === 'removed') {
+      return whole(breaking('parameter removed', 'requests that send it are refused, and typed clients no longer compile'), part);
+    }
+    if (change.kind === 'added') {
+      return whole(parameter.required === true
+        ? breaking('new required parameter', 'requests that do not send it are refused')
+        : added('new optional parameter'), part);
+    }
+  }
+  if (keyword === 'schema') return judgeSchemaChange(change, rest.slice(3), contracts, side, part);
+  if (keyword === 'required') {
+    return whole(change.after === true
+      ? breaking('parameter became required', 'requests that do not send it are refused')
+      : loosened('parameter became optional'), part);
+  }
+  if (keyword === 'deprecated' || keyword === 'x-deprecation') return whole(judgeDeprecation(change, keyword), part);
+  if (keyword !== undefined && (annotations.has(keyword) || keyword.startsWith('x-'))) {
+    return whole(documented(`${keyword} ${describeKind(change)}`), part);
+  }
+  return whole(breaking(`${keyword ?? 'parameter'} ${describeKind(change)}`,
+    'the parameter is sent or read differently (name, place or serialization)'), part);
+}
+
+function judgeRequestBody(change: DetectedChange, rest: string[], contracts: Contracts, side: Side, part: string): Located {
+  const [keyword, mediaType, inMedia] = rest;
+  if (keyword === undefined) {
+    if (change.kind === 'removed') return whole(breaking(`${part} removed`, refusedRequest), part);
+    if (change.kind === 'added') {
+      const required = (change.after as JsonObject | undefined)?.required === true;
+      return whole(required ? breaking(`new required ${part}`, refusedRequest) : added(`new optional ${part}`), part);
+    }
+  }
+  if (keyword === 'required') {
+    if (side === 'response') return whole(loosened(`${part} ${change.after === true ? 'always sent' : 'optional'}`), part);
+    return whole(change.after === true ? breaking(`${part} became required`, refusedRequest) : loosened(`${part} became optional`), part);
+  }
+  if (keyword === 'content') return judgeContent(change, mediaType, inMedia, rest.slice(3), contracts, side, part);
+  return whole(judgeMetadata(change, keyword), part);
+}
+
+function judgeResponse(change: DetectedChange, rest: string[], contracts: Contracts, side: Side, partName: string): Located {
+  const [status, keyword, name, inner] = rest;
+  const part = `${partName} ${status ?? ''}`.trim();
+  if (keyword === undefined) return whole(judgeResponseStatus(change, status ?? '', side), part);
+  if (keyword === 'key') {
+    // Redocly reads a response whose status changed (201 → 200) as the same response under a new key.
+    return whole(breaking(`status ${String(change.before)} → ${String(change.after)}`,
+      side === 'response' ? 'clients that check the documented status get another one' : 'receivers that answer with it are retried'), part);
+  }
+  if (keyword === 'headers' && name !== undefined) {
+    const headerPart = `${part} header ${name}`;
+    if (inner === undefined) {
+      if (change.kind === 'removed') {
+        return whole(side === 'response' ? breaking('response header removed', unexpectedResponse) : loosened('header no longer expected'), headerPart);
+      }
+      if (change.kind === 'added') return whole(added('new header'), headerPart);
+    }
+    if (inner === 'schema') return judgeSchemaChange(change, rest.slice(4), contracts, side, headerPart);
+    if (inner === 'required') {
+      const nowRequired = change.after === true;
+      if (side === 'response') return whole(nowRequired ? loosened('header always sent') : breaking('header no longer always sent', unexpectedResponse), headerPart);
+      return whole(nowRequired ? breaking('header became required', refusedRequest) : loosened('header became optional'), headerPart);
+    }
+    return whole(judgeMetadata(change, inner), headerPart);
+  }
+  if (keyword === 'content') return judgeContent(change, name, inner, rest.slice(4), contracts, side, `${part} body`);
+  return whole(judgeMetadata(change, keyword), part);
+}
+
+function judgeResponseStatus(change: DetectedChange, status: string, side: Side): Judgement {
+  const success = status.startsWith('2');
+  if (side === 'request') {
+    // The partner's answer to a webhook: a status the API stops accepting breaks receivers that send it.
+    return change.kind === 'added' ? loosened(`status ${status} accepted`) : breaking(`status ${status} no longer accepted`,
+      'receivers that answer with it see their deliveries retried and their endpoint disabled');
+  }
+  if (change.kind === 'added') {
+    return success
+      ? breaking(`new success status ${status}`, 'clients that expect the documented success status get another one')
+      : added(`new error status ${status}`);
+  }
+  if (change.kind === 'removed') {
+    return success
+      ? breaking(`success status ${status} removed`, unexpectedResponse)
+      : documented(`error status ${status} no longer documented`);
+  }
+  return unjudged(`response ${status} changed`);
+}
+
+function judgeContent(
+  change: DetectedChange, mediaType: string | undefined, inMedia: string | undefined, below: string[], contracts: Contracts,
+  side: Side, part: string,
+): Located {
+  const mediaPart = `${part} (${mediaType ?? 'any'})`;
+  if (inMedia === undefined) {
+    if (change.kind === 'added') return whole(added(`media type ${mediaType ?? ''} added`), mediaPart);
+    if (change.kind === 'removed') {
+      return whole(breaking(`media type ${mediaType ?? ''} removed`, side === 'request' ? refusedRequest : unexpectedResponse), mediaPart);
+    }
+  }
+  if (inMedia === 'schema') return judgeSchemaChange(change, below, contracts, side, part);
+  if (inMedia === 'example' || inMedia === 'examples') return whole(documented(`${inMedia} ${describeKind(change)}`), part);
+  return whole(unjudged(`${inMedia ?? 'media type'} ${describeKind(change)}`), mediaPart);
+}
+
+function judgeSecurity(change: DetectedChange, rest: string[]): Judgement {
+  if (change.kind === 'added' && rest.length === 1) return added('another way to authenticate accepted');
+  return breaking(`security requirement ${describeKind(change)}`, 'requests authenticated as before are refused');
+}
+
+function judgeServers(change: DetectedChange, rest: string[]): Judgement {
+  const [, keyword] = rest;
+  if (keyword === undefined) {
+    return change.kind === 'added' ? added('new server') : breaking(`server ${describeKind(change)}`, 'clients configured with it lose it');
+  }
+  if (keyword === 'url' || keyword === 'variables') return breaking(`server ${keyword} changed`, 'clients configured with it lose it');
+  return documented(`server ${keyword} ${describeKind(change)}`);
+}
+
+function judgeComponent(change: DetectedChange, kind: string | undefined, depth: number): Judgement {
+  if (kind === 'securitySchemes') {
+    if (depth === 3 && change.kind === 'added') return added('new security scheme');
+    return breaking(`security scheme ${describeKind(change)}`, 'requests authenticated as before are refused');
+  }
+  if (depth === 3 && change.kind === 'added') return added(`new component in ${kind ?? 'components'}`);
+  if (depth === 3 && change.kind === 'removed') {
+    return breaking(`component removed from ${kind ?? 'components'}`, 'generated clients export a type of that name, and code using it no longer compiles');
+  }
+  // Component bodies are blanked by prepare.ts and judged where they are used; nothing else can change here.
+  return unjudged(`component ${describeKind(change)}`);
+}
+
+function judgeDeprecation(change: DetectedChange, keyword: string): Judgement {
+  if (keyword === 'deprecated' && change.after !== true) return documented('no longer deprecated');
+  return deprecated(keyword === 'deprecated' ? 'deprecated' : 'deprecation dates or replacement changed');
+}
+
+// ——— Schemas ———
+
+function judgeSchemaChange(change: DetectedChange, below: string[], contracts: Contracts, side: Side, part: string): Located {
+  const { schemaPath, keyword } = schemaPosition(below);
+  const field = fieldPath(schemaPath);
+  if (keyword === undefined) return { judgement: judgeSubschema(change, schemaPath, side), part, field };
+  return { judgement: judgeKeyword(change, keyword, contracts, side), part, field };
+}
+
+/** A whole subschema added or removed: a property, a `oneOf` branch, … */
+function judgeSubschema(change: DetectedChange, schemaPath: string[], side: Side): Judgement {
+  const container = schemaPath.at(-2);
+  if (container !== undefined && namedSubschemas.has(container)) {
+    if (change.kind === 'added') return added(side === 'request' ? 'new optional property' : 'new property');
+    if (change.kind === 'removed') {
+      return breaking('property removed', side === 'request'
+        ? 'request bodies are strict, so requests that send it are refused'
+        : 'clients that read it find it missing');
+    }
+  }
+  if (container !== undefined && listedSubschemas.has(container)) {
+    const more = change.kind === 'added';
+    if (side === 'request') return more ? loosened(`${container} alternative added`) : breaking(`${container} alternative removed`, refusedRequest);
+    return more ? breaking(`${container} alternative added`, unexpectedResponse) : loosened(`${container} alternative removed`);
+  }
+  return unjudged(`schema ${describeKind(change)}`);
+}
+
+const upperBounds = new Set(['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties', 'maxContains']);
+const lowerBounds = new Set(['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties', 'minContains']);
+
+function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contracts, side: Side): Judgement {
+  const { before, after } = change;
+  if (annotations.has(keyword)) return documented(`${keyword} ${describeKind(change)}`);
+  if (upperBounds.has(keyword) || lowerBounds.has(keyword)) return judgeBound(keyword, before, after, side);
+  switch (keyword) {
+    case 'enum':
+      return judgeEnum(before, after, side, enumOwner(change, contracts.after));
+    case 'required':
+      return judgeRequired(before, after, side);
+    case 'type':
+      return judgeType(before, after, side);
+    case 'const':
+    case 'pattern':
+    case 'format':
+    case 'multipleOf':
+    case 'uniqueItems':
+    case 'contentMediaType':
+    case 'contentEncoding':
+      return judgeRestriction(keyword, before, after, side);
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return judgeAdditional(keyword, before, after, side);
+    case 'default':
+      return side === 'request'
+        ? breaking(`default ${String(JSON.stringify(before))} → ${String(JSON.stringify(after))}`, 'requests that omit the field now mean something else')
+        : documented('default changed');
+    case 'deprecated':
+    case deprecationExtension:
+      return judgeDeprecation(change, keyword);
+    case openEnumExtension:
+      return after === true && side === 'response'
+        ? breaking('enum opened to new values', 'clients may switch over the documented values exhaustively')
+        : documented(`${openEnumExtension} ${describeKind(change)}`);
+    case 'readOnly':
+    case 'writeOnly':
+      return breaking(`${keyword} ${describeKind(change)}`, 'the field moves between requests and responses');
+    case 'items':
+    case 'prefixItems':
+    case 'discriminator':
+    case 'not':
+    case 'if':
+    case 'then':
+    case 'else':
+      return breaking(`${keyword} ${describeKind(change)}`, side === 'request' ? refusedRequest : unexpectedResponse);
+    default:
+      if (keyword.startsWith('x-')) return documented(`${keyword} ${describeKind(change)}`);
+      return unjudged(`${keyword} ${describeKind(change)}`);
+  }
+}
+
+/**
+ * Whether the accepted range got larger or smaller; a bound that appears narrows, one that goes widens. Only the
+ * request side is judged: the schemas' bounds are what the API accepts, and a bound on something a client reads
+ * (often the same shared schema) moves with it, which the contract's clients are told to expect.
+ */
+function judgeBound(keyword: string, before: unknown, after: unknown, side: Side): Judgement {
+  const upper = upperBounds.has(keyword);
+  let wider: boolean;
+  if (typeof before !== 'number') wider = false;
+  else if (typeof after !== 'number') wider = true;
+  else wider = upper ? after > before : after < before;
+  const what = `${keyword} ${describeBound(before, after)}`;
+  if (side === 'request' && !wider) return breaking(what, refusedRequest);
+  return loosened(what);
+}
+
+function describeBound(before: unknown, after: unknown): string {
+  if (before === undefined) return `set to ${String(after)}`;
+  if (after === undefined) return `${String(before)} removed`;
+  return `${Number(after) > Number(before) ? 'raised' : 'lowered'} from ${String(before)} to ${String(after)}`;
+}
+
+function judgeEnum(before: unknown, after: unknown, side: Side, schema: JsonObject | undefined): Judgement {
+  const was = Array.isArray(before) ? before : undefined;
+  const now = Array.isArray(after) ? after : undefined;
+  const removedValues = was ? was.filter((value) => !now?.includes(value)) : [];
+  const addedValues = now ? now.filter((value) => !was?.includes(value)) : [];
+  const list = (values: unknown[]) => values.map((value) => JSON.stringify(value)).join(', ');
+  if (was !== undefined && now !== undefined && removedValues.length === 0 && addedValues.length === 0) {
+    return documented('enum listed in another order');
+  }
+  if (side === 'request') {
+    if (now === undefined) return loosened('enum removed (any value accepted)');
+    if (was === undefined || removedValues.length > 0) {
+      return breaking(was === undefined ? 'enum added' : `enum values removed: ${list(removedValues)}`, refusedRequest);
+    }
+    return added(`enum values accepted: ${list(addedValues)}`);
+  }
+  if (now === undefined) return breaking('enum removed (any value may be sent)', unexpectedResponse);
+  if (addedValues.length > 0 && was !== undefined) {
+    if (schema?.[openEnumExtension] === true) return added(`enum values added: ${list(addedValues)} (the enum is open)`);
+    return breaking(`enum values added: ${list(addedValues)}`,
+      `clients may switch over the documented values exhaustively; mark the enum \`${openEnumExtension}: true\` if it may grow`);
+  }
+  return loosened(was === undefined ? 'enum added' : `enum values no longer sent: ${list(removedValues)}`);
+}
+
+/** The schema that holds a changed `enum` (its pointer minus the keyword), in the contract after the change. */
+function enumOwner(change: DetectedChange, after: JsonObject): JsonObject | undefined {
+  return valueAt(after, parsePointer(change.pointer).slice(0, -1)) as JsonObject | undefined;
+}
+
+function judgeRequired(before: unknown, after: unknown, side: Side): Judgement {
+  const was = Array.isArray(before) ? (before as string[]) : [];
+  const now = Array.isArray(after) ? (after as string[]) : [];
+  const newlyRequired = now.filter((name) => !was.includes(name));
+  const noLongerRequired = was.filter((name) => !now.includes(name));
+  if (newlyRequired.length === 0 && noLongerRequired.length === 0) return documented('required listed in another order');
+  if (side === 'request') {
+    if (newlyRequired.length > 0) return breaking(`now required: ${newlyRequired.join(', ')}`, 'requests that leave it out are refused');
+    return loosened(`now optional: ${noLongerRequired.join(', ')}`);
+  }
+  if (noLongerRequired.length > 0) {
+    return breaking(`no longer always present: ${noLongerRequired.join(', ')}`, 'clients that read it may find it missing');
+  }
+  return loosened(`now always present: ${newlyRequired.join(', ')}`);
+}
+
+function typeSet(value: unknown): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const types = new Set(Array.isArray(value) ? (value as string[]) : [String(value)]);
+  // Every integer is a number, so `number` includes `integer`.
+  if (types.has('number')) types.add('integer');
+  return types;
+}
+
+function judgeType(before: unknown, after: unknown, side: Side): Judgement {
+  const was = typeSet(before);
+  const now = typeSet(after);
+  const what = `type ${JSON.stringify(before) ?? 'any'} → ${JSON.stringify(after) ?? 'any'}`;
+  const covers = (outer: Set<string> | undefined, inner: Set<string> | undefined) =>
+    outer === undefined || (inner !== undefined && [...inner].every((type) => outer.has(type)));
+  if (side === 'request') return covers(now, was) ? loosened(what) : breaking(what, refusedRequest);
+  return covers(was, now) ? loosened(what) : breaking(what, unexpectedResponse);
+}
+
+/**
+ * Keywords that restrict values: gaining or changing one narrows, losing one widens. On a value a client reads, a
+ * `pattern` is judged like a bound (see judgeBound); a changed `const` or `format` changes what the value is.
+ */
+function judgeRestriction(keyword: string, before: unknown, after: unknown, side: Side): Judgement {
+  const what = `${keyword} ${before === undefined ? `set to ${JSON.stringify(after)}` : after === undefined
+    ? `${JSON.stringify(before)} removed` : `${JSON.stringify(before)} → ${JSON.stringify(after)}`}`;
+  const widens = after === undefined || (keyword === 'uniqueItems' && after === false);
+  if (side === 'request') return widens ? loosened(what) : breaking(what, refusedRequest);
+  if (keyword === 'pattern' || keyword === 'multipleOf' || keyword === 'uniqueItems') return loosened(what);
+  return before === undefined ? loosened(what) : breaking(what, unexpectedResponse);
+}
+
+function judgeAdditional(keyword: string, before: unknown, after: unknown, side: Side): Judgement {
+  const closed = (value: unknown) => value === false;
+  const what = `${keyword} ${JSON.stringify(before) ?? 'unset'} → ${JSON.stringify(after) ?? 'unset'}`;
+  if (side === 'request') {
+    return closed(after) && !closed(before) ? breaking(what, 'requests with other properties are refused') : loosened(what);
+  }
+  // Responses may gain properties at any time (the contract says so), so opening a response schema breaks nobody.
+  return loosened(what);
+}
+
+/** Classifies every change; `contracts` are the prepared documents the changes were detected in. */
+export function classifyAll(changes: readonly DetectedChange[], contracts: Contracts): ClassifiedChange[] {
+  return changes.map((change) => classify(change, contracts));
+}

@@ -1,0 +1,54 @@
+/**
+ * `npm run check:breaking`: fails when the working contract (openapi/) could break a partner built on the latest
+ * released contract (releases/). Run by `npm test`.
+ */
+import { parseArgs } from 'node:util';
+import { compareContracts } from '../compare.ts';
+import { bundleContract } from '../prepare.ts';
+import { formatBreakingReport } from '../report.ts';
+import { contractRoot, formatVersion, listReleases, parseVersion, readRelease } from '../releases.ts';
+import { exitWith, usageError } from './cli-support.ts';
+
+const help = `Usage: npm run check:breaking [-- --against VERSION] [--json]
+
+Compares the contract in openapi/ with a released one (the latest in releases/ unless --against names another)
+and exits with 1 when a change could break a partner's integration, printing where (operation or webhook,
+request or response, JSON Pointer), what changed and why it breaks. Other changes are counted, not listed:
+\`npm run changelog\` lists them.
+
+  --against VERSION   compare with this release instead of the latest
+  --json              print every classified change as JSON instead of the report
+  -h, --help          show this help`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { against: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help === true) return exitWith(help, 0);
+  const releases = await listReleases();
+  const latest = releases.at(-1);
+  if (latest === undefined) return usageError('no released contract in releases/: release the first one with `npm run release:contract -- 1.0.0`.');
+  const against = values.against === undefined ? latest : parseVersion(values.against);
+  if (against === undefined || !releases.some((release) => formatVersion(release) === formatVersion(against))) {
+    return usageError(`--against ${values.against ?? ''}: no such release (released: ${releases.map(formatVersion).join(', ')}).`);
+  }
+  const working = await bundleContract(contractRoot);
+  const { changes } = await compareContracts(await readRelease(against), working);
+  if (values.json === true) {
+    console.log(JSON.stringify(changes, null, 2));
+  } else {
+    console.log(formatBreakingReport(changes, `release ${formatVersion(against)}`));
+    const others = changes.filter((change) => change.category !== 'breaking').length;
+    if (others > 0) console.log(`${others} compatible change${others === 1 ? '' : 's'} since ${formatVersion(against)}: \`npm run changelog\` lists them.`);
+  }
+  const versionProblem = checkInfoVersion(working, formatVersion(latest));
+  if (versionProblem !== undefined) console.error(versionProblem);
+  return changes.some((change) => change.category === 'breaking') || versionProblem !== undefined ? 1 : 0;
+}
+
+/** The working contract carries the version of the latest release until the next release sets a new one. */
+function checkInfoVersion(working: Record<string, unknown>, latest: string): string | undefined {
+  const version = (working.info as { version?: unknown } | undefined)?.version;
+  if (version === latest) return undefined;
+  return `openapi/openapi.yaml has info.version ${String(version)}, but the latest release is ${latest}: the version is set by \`npm run release:contract -- VERSION\`, not by hand.`;
+}
+
+process.exitCode = await main().catch((error: unknown) => exitWith(`check:breaking: ${(error as Error).message}`, 2));

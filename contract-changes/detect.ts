@@ -1,0 +1,112 @@
+/**
+ * Finds what changed between two contracts with `redocly diff` (the differ in the pinned @redocly/cli), run on
+ * inputs prepared by prepare.ts. It finds the changes; judging them is classify.ts's job, because Redocly rates
+ * changes the same on both sides of an exchange (a new enum value and a removed one are both "major", wherever
+ * the enum is read or written).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { JsonObject } from '../contract-model/document.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const redocly = join(here, '..', 'node_modules', '.bin', 'redocly');
+
+export interface DetectedChange {
+  kind: 'added' | 'removed' | 'modified';
+  /** JSON Pointer (as a fragment, `#/paths/…`) of what changed: the node itself, or the modified keyword. */
+  pointer: string;
+  /** For `modified`: the keyword whose value changed. */
+  property?: string;
+  before?: unknown;
+  after?: unknown;
+  /** The rules of Redocly's `diff-recommended` set that fired on this change, with the impact they give it. */
+  differRules: { rule: string; impact: string }[];
+}
+
+interface RedoclyChange {
+  path: string;
+  kind: DetectedChange['kind'];
+  property?: string;
+  base?: { value?: unknown };
+  revision?: { value?: unknown };
+  verdicts?: { ruleId: string; impact: string }[];
+}
+
+/** `before` and `after` must already be prepared (prepareForDiff). */
+export async function detectChanges(before: JsonObject, after: JsonObject): Promise<DetectedChange[]> {
+  const folder = await mkdtemp(join(tmpdir(), 'contract-diff-'));
+  try {
+    const beforeFile = join(folder, 'before.json');
+    const afterFile = join(folder, 'after.json');
+    await writeFile(beforeFile, JSON.stringify(before, null, 1));
+    await writeFile(afterFile, JSON.stringify(after, null, 1));
+    const report = await runRedoclyDiff(beforeFile, afterFile);
+    const found = report.changes.map(toDetectedChange);
+    return [...found, ...examplesChanges(before, after, new Set(found.map((change) => change.pointer)))];
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function runRedoclyDiff(beforeFile: string, afterFile: string): Promise<{ changes: RedoclyChange[] }> {
+  const args = ['diff', beforeFile, afterFile, '--format', 'json', '--fail-on', 'none', '--config', join(here, 'redocly-diff.yaml')];
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+  let stdout: string;
+  try {
+    ({ stdout } = await promisify(execFile)(redocly, args, { env, maxBuffer: 256 * 1024 * 1024 }));
+  } catch (error) {
+    const { stderr = '' } = error as { stderr?: string };
+    throw new Error(`redocly diff failed: ${(error as Error).message}\n${stderr}`);
+  }
+  // The JSON report is followed by a human summary line; the report is the first JSON value in the output.
+  const start = stdout.indexOf('{');
+  const end = stdout.lastIndexOf('\n}');
+  if (start < 0 || end < 0) throw new Error(`redocly diff printed no JSON report:\n${stdout}`);
+  return JSON.parse(stdout.slice(start, end + 2)) as { changes: RedoclyChange[] };
+}
+
+function toDetectedChange(change: RedoclyChange): DetectedChange {
+  const pointer = change.property === undefined ? change.path : `${change.path}/${escape(change.property)}`;
+  return {
+    kind: change.kind,
+    pointer,
+    ...(change.property === undefined ? {} : { property: change.property }),
+    before: change.base?.value,
+    after: change.revision?.value,
+    differRules: (change.verdicts ?? []).map(({ ruleId, impact }) => ({ rule: ruleId, impact })),
+  };
+}
+
+/**
+ * Redocly's differ reports an `examples` that changed but not one that appeared or went (an `allOf` branch that only
+ * gained `examples` is the case at hand). This walk finds every `examples` and `example` that differs between the
+ * two documents at the same place and was not reported already; they only document, but the changelog lists them.
+ */
+export function examplesChanges(before: unknown, after: unknown, reported: Set<string>, at = '#'): DetectedChange[] {
+  if (!isObject(before) || !isObject(after)) return [];
+  const changes: DetectedChange[] = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const pointer = `${at}/${escape(key)}`;
+    const [was, now] = [before[key], after[key]];
+    if ((key === 'examples' || key === 'example') && JSON.stringify(was) !== JSON.stringify(now)) {
+      if (reported.has(pointer)) continue;
+      // Reported as a modified keyword, the way Redocly reports a changed one, so that one rule judges both.
+      changes.push({ kind: 'modified', pointer, property: key, before: was, after: now, differRules: [] });
+    } else {
+      changes.push(...examplesChanges(was, now, reported, pointer));
+    }
+  }
+  return changes;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function escape(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}

@@ -1,0 +1,69 @@
+/**
+ * Puts a bundled contract into the shape the differ judges best. `redocly diff` reports a change to a shared
+ * component only at its first use and reads `allOf` branches as separate schemas (an `allOf` branch that only
+ * gained `examples` looks like a new schema), so every `$ref` is inlined first, giving each use its own location,
+ * and every `allOf` is merged into one schema. Component bodies are then judged where they are used; under
+ * `components` only the names remain (a generated client exports a type per name) and the security schemes.
+ */
+import { bundle, createConfig } from '@redocly/openapi-core';
+import { merge, openApiMergeRules } from 'allof-merge';
+import type { JsonObject } from '../contract-model/document.ts';
+
+/** Component maps whose entries are judged at each use; `securitySchemes` are judged where they are declared. */
+const judgedWhereUsed = ['schemas', 'parameters', 'responses', 'requestBodies', 'headers', 'examples', 'links', 'callbacks', 'pathItems'];
+
+/** Reads a contract from its split source (`openapi/openapi.yaml`) into one bundled document. */
+export async function bundleContract(rootFile: string): Promise<JsonObject> {
+  const config = await createConfig({});
+  const { bundle: result, problems } = await bundle({ ref: rootFile, config });
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`${rootFile} does not bundle: ${errors.map((problem) => problem.message).join('; ')}`);
+  }
+  return result.parsed as JsonObject;
+}
+
+export async function prepareForDiff(contract: JsonObject): Promise<JsonObject> {
+  const dereferenced = await dereference(contract);
+  const merged = mergeAllOf(dereferenced);
+  return { ...merged, info: withoutVersion(merged.info), components: namesOnly(merged.components) };
+}
+
+async function dereference(contract: JsonObject): Promise<JsonObject> {
+  const config = await createConfig({});
+  const document = { source: { absoluteRef: '/contract.json' }, parsed: structuredClone(contract) };
+  // The document is already bundled: every `$ref` is local, so the resolver never reads a file.
+  const { bundle: result, problems } = await bundle({ doc: document as never, config, dereference: true });
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  if (errors.length > 0) throw new Error(`the contract does not dereference: ${errors.map((p) => p.message).join('; ')}`);
+  // Dereferencing shares one object between all uses of a component; a JSON round trip gives each use its own.
+  return JSON.parse(JSON.stringify(result.parsed)) as JsonObject;
+}
+
+function mergeAllOf(contract: JsonObject): JsonObject {
+  const rules = openApiMergeRules('3.1.x');
+  const onMergeError = (message: string, path: (string | number)[]): never => {
+    throw new Error(`cannot merge the allOf at /${path.join('/')}: ${message}`);
+  };
+  const merged = merge(contract, { rules, onMergeError }) as JsonObject;
+  if (contract.webhooks === undefined) return merged;
+  // The OpenAPI merge rules know `paths` but not 3.1's `webhooks`, whose values are path items too.
+  const asPaths = merge({ openapi: contract.openapi, paths: contract.webhooks }, { rules, onMergeError }) as JsonObject;
+  return { ...merged, webhooks: asPaths.paths };
+}
+
+function withoutVersion(info: unknown): JsonObject {
+  // info.version is set by a release; it is the outcome of the comparison, not a change to judge.
+  const { version: _version, ...rest } = (info ?? {}) as JsonObject;
+  return rest;
+}
+
+function namesOnly(components: unknown): JsonObject {
+  const result: JsonObject = {};
+  for (const [kind, entries] of Object.entries((components ?? {}) as Record<string, JsonObject>)) {
+    result[kind] = judgedWhereUsed.includes(kind)
+      ? Object.fromEntries(Object.keys(entries).map((name) => [name, {}]))
+      : entries;
+  }
+  return result;
+}
