@@ -27,6 +27,7 @@ import { composePipeline } from './http/pipeline.ts';
 import { parseRequestTarget } from './http/request-target.ts';
 import { serveExchange } from './http/serve-exchange.ts';
 import { createEventPortal } from './portal/events.ts';
+import { createSettingsRegistry } from './admin/settings.ts';
 import { createWebhookEndpointPortal } from './portal/webhook-endpoints.ts';
 import { companyHandlers } from './resources/companies/company-handlers.ts';
 import { customerHandlers } from './resources/customers/customer-handlers.ts';
@@ -76,13 +77,16 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: {
   }
 }
 
+/** How long a shutdown waits for requests in flight before it closes their connections. */
+const shutdownGraceMs = 5_000;
+
 async function serve(config: MockConfig, logger: Logger, overrides: { handlers?: Partial<Handlers> }, store: Store): Promise<RunningMock> {
   const contract = await loadContract(config.contractPath);
   const operations = listOperations(contract);
   const compiler = createSchemaCompiler(contract);
   const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
   const responseValidatorOf = perOperation(operations, (op) => compileResponseValidator(contract, op, compiler));
-  const settings = { validateResponses: config.validateResponses };
+  const settings = createSettingsRegistry({ validateResponses: config.validateResponses });
   // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
   const secret = (name: string) => store.secret(name, () => randomBytes(32).toString('base64'));
   const cursors = createCursorCodec(Buffer.from(await secret('cursor-key'), 'base64'));
@@ -142,7 +146,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
       injectFaults(faults),
       dispatch({ handlers, examples: unhandled.length > 0 ? createPrismEngine(contract) : undefined, baseUrl: () => baseUrl, logger }),
     ],
-    createAnswerFinaliser({ validatorOf: responseValidatorOf, enabled: () => settings.validateResponses, logger }),
+    createAnswerFinaliser({ validatorOf: responseValidatorOf, enabled: (exchange) => settings.of(exchange.partner?.id).validateResponses, logger }),
   );
   const admin = await createMockRoutes({
     apiContract: contract,
@@ -157,7 +161,8 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
       faults,
       settings,
       endpoints: createWebhookEndpointPortal({ store, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
-      events: createEventPortal({ store, dispatcher, defaultEndpoint: config.webhookUrl !== undefined }),
+      events: createEventPortal({ store, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
+      cursors,
       apiOperationIds: operations.map((op) => op.operationId),
       selfUrl: () => selfUrl,
     },
@@ -201,7 +206,15 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     close() {
       closed ??= (async () => {
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          // A client that keeps a request open must not hold the shutdown: requests in flight get a grace period.
+          const deadline = setTimeout(() => {
+            logger.warn({ graceMs: shutdownGraceMs }, 'closing the connections still open after the grace period');
+            server.closeAllConnections();
+          }, shutdownGraceMs);
+          server.close(() => {
+            clearTimeout(deadline);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         await Promise.all([formation.close(), dispatcher.close()]);

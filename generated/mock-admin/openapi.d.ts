@@ -85,13 +85,16 @@ export interface paths {
         };
         /**
          * Get the settings
-         * @description Returns the mock's run-time settings, the same for every partner.
+         * @description Returns the run-time settings in force: with a key, for that partner's requests (its own, if it changed them,
+         *     or else everyone's); without one, everyone's.
          */
         get: operations["getSettings"];
         /**
          * Change the settings
-         * @description Replaces the mock's run-time settings, for every partner, until the next change or restart (a restart starts
-         *     from the command line's). Returns the settings in force.
+         * @description Replaces the run-time settings until the next change or restart (a restart starts from the command line's).
+         *     With a key, only that partner's requests are concerned, so developers sharing one mock do not switch checks
+         *     off for each other; without one, every partner's, replacing what partners set for themselves. Returns the
+         *     settings now in force for the partner (or for everyone).
          */
         put: operations["updateSettings"];
         post?: never;
@@ -743,7 +746,7 @@ export interface components {
             data: components["schemas"]["RequestJournalEntry"][];
             /**
              * @description Pass as `cursor` for the page of older entries; `null` when this page reached the oldest.
-             * @example 4711
+             * @example mZ0Xx3cV9Pq2Lr8TnB4wKe7YhJ1sD6fG0aUoC5iE
              */
             nextCursor: string | null;
         };
@@ -894,7 +897,7 @@ export interface components {
         };
         /**
          * Settings
-         * @description The mock's run-time settings, the same for every partner.
+         * @description The mock's run-time settings in force for a partner's requests, or for everyone's.
          */
         Settings: {
             /**

@@ -18,6 +18,8 @@ import type { WebhookDispatcher } from '../webhooks/types.ts';
 import { partnerOf, type HandlersOf } from '../resources/handler.ts';
 import type { Fault, FaultRegistry } from './faults.ts';
 import type { RequestJournal } from './request-journal.ts';
+import type { SettingsRegistry } from './settings.ts';
+import type { CursorCodec } from '../http/cursor.ts';
 
 export type AdminHandlers = HandlersOf<operations>;
 
@@ -35,7 +37,9 @@ export interface AdminServices {
   journal: RequestJournal;
   dispatcher: WebhookDispatcher;
   faults: FaultRegistry;
-  settings: { validateResponses: boolean };
+  settings: SettingsRegistry;
+  /** Encodes the journal's cursors, so that a partner's cursor says nothing of other partners' requests. */
+  cursors: CursorCodec;
   endpoints: WebhookEndpointPortal;
   events: EventPortal;
   /** The operationIds of the API contract served: what a fault may name. */
@@ -75,10 +79,8 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
     },
 
     async listRequests({ partner, query }) {
-      const before = query.cursor === undefined ? undefined : Number(query.cursor);
-      if (before !== undefined && !Number.isSafeInteger(before)) {
-        throw validationFailed([{ in: 'query', field: '/cursor', code: 'E_CURSOR_INVALID', message: 'Not a cursor of this journal.' }]);
-      }
+      const scope = { list: 'requests', partner: partner?.id, operationId: query.operationId, status: query.status };
+      const before = query.cursor === undefined ? undefined : services.cursors.decode(query.cursor, scope);
       const page = await journal.page({
         limit: query.limit ?? 100,
         ...(before === undefined ? {} : { before }),
@@ -86,7 +88,8 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
         ...(query.status === undefined ? {} : { status: query.status }),
         ...(partner ? { partnerId: partner.id } : {}),
       });
-      return { status: 200, payload: { data: page.requests, nextCursor: page.nextCursor } };
+      const nextCursor = page.nextCursor === null ? null : services.cursors.encode(Number(page.nextCursor), scope);
+      return { status: 200, payload: { data: page.requests, nextCursor } };
     },
 
     async listDeliveries({ partner, query }) {
@@ -101,12 +104,9 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
       return { status: 200, payload: { endpointDisabled: await dispatcher.isDisabled() } };
     },
 
-    getSettings: () => ({ status: 200, payload: { ...settings } }),
+    getSettings: ({ partner }) => ({ status: 200, payload: settings.of(partner?.id) }),
 
-    updateSettings({ body }) {
-      settings.validateResponses = body.validateResponses;
-      return { status: 200, payload: { ...settings } };
-    },
+    updateSettings: ({ partner, body }) => ({ status: 200, payload: settings.set(partner?.id, { validateResponses: body.validateResponses }) }),
 
     listFaults: ({ partner }) => ({ status: 200, payload: faultList(partner?.id) }),
 

@@ -13,7 +13,8 @@ import { respond, type Exchange, type SerializedResponse } from './exchange.ts';
 
 export function createAnswerFinaliser(options: {
   validatorOf: (operationId: string) => ResponseValidator | undefined;
-  enabled: () => boolean;
+  /** Whether to check this exchange's answer (a partner may have switched checks off for its own requests). */
+  enabled: (exchange: Exchange) => boolean;
   logger: Logger;
 }): (exchange: Exchange) => void {
   const complete = (exchange: Exchange, response: SerializedResponse) => {
@@ -26,7 +27,7 @@ export function createAnswerFinaliser(options: {
     const response = exchange.response as SerializedResponse;
     complete(exchange, response);
     const operation = exchange.operation;
-    if (!operation || !options.enabled()) return;
+    if (!operation || !options.enabled(exchange)) return;
     const validator = options.validatorOf(operation.operationId);
     const problems = validator?.({ status: response.status, headers: response.finalHeaders as Record<string, string>, body: response.body, json: response.json }) ?? [];
     if (problems.length === 0) return;

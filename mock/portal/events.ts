@@ -3,7 +3,8 @@
  * attempts per endpoint), and redelivering one to one endpoint, under the same `webhook-id` as Standard Webhooks
  * wants for a retry of the same message.
  */
-import { ApiError, notFound } from '../http/api-error.ts';
+import type { CursorCodec } from '../http/cursor.ts';
+import { notFound } from '../http/api-error.ts';
 import type { components } from '../../generated/mock-admin/openapi.js';
 import type { Store } from '../store/store.ts';
 import { defaultEndpointId } from '../webhooks/dispatcher.ts';
@@ -16,14 +17,16 @@ export interface EventPortal {
   redeliver(partnerId: string, eventId: string, endpointId: string): Promise<{ eventId: string; endpointId: string; state: 'pending' }>;
 }
 
-export function createEventPortal(options: { store: Store; dispatcher: WebhookDispatcher; defaultEndpoint: boolean }): EventPortal {
+export function createEventPortal(options: { store: Store; dispatcher: WebhookDispatcher; cursors: CursorCodec; defaultEndpoint: boolean }): EventPortal {
   const { store, dispatcher } = options;
+  // The default endpoint (--webhook-url) is the endpoint of the partners that have none of their own: the receiver
+  // of the developers who did not set one up. A partner with endpoints of its own cannot send anything there.
+  const usesDefaultEndpoint = async (partnerId: string) => (await store.webhookEndpoints.list(partnerId)).length === 0;
   return {
     async list(partnerId, { limit, cursor, type }) {
-      const before = cursor === undefined ? undefined : Number(cursor);
-      if (before !== undefined && !Number.isSafeInteger(before)) {
-        throw new ApiError(400, 'E_VALIDATION_FAILED', 'The request is invalid; see details.', [{ in: 'query', field: '/cursor', code: 'E_CURSOR_INVALID', message: 'Not a cursor of this list.' }]);
-      }
+      // Event numbers count every partner's events: the cursor carries one encrypted, bound to this partner's list.
+      const scope = { list: 'events', partner: partnerId, type };
+      const before = cursor === undefined ? undefined : options.cursors.decode(cursor, scope);
       const page = await store.outbox.events(partnerId, { limit, ...(before === undefined ? {} : { before }), ...(type === undefined ? {} : { type }) }, Date.now());
       return {
         // The store keeps an event's type as text; it is one of the contract's, as the events were built from it.
@@ -35,12 +38,14 @@ export function createEventPortal(options: { store: Store; dispatcher: WebhookDi
           deliveries: event.deliveries as AdminSchemas['EventDelivery'][],
         })),
         hasMore: page.next !== undefined,
-        nextCursor: page.next === undefined ? null : String(page.next),
+        nextCursor: page.next === undefined ? null : options.cursors.encode(page.next, scope),
       };
     },
 
     async redeliver(partnerId, eventId, endpointId) {
-      const known = endpointId === defaultEndpointId ? options.defaultEndpoint : (await store.webhookEndpoints.get(partnerId, endpointId)) !== undefined;
+      const known = endpointId === defaultEndpointId
+        ? options.defaultEndpoint && (await usesDefaultEndpoint(partnerId))
+        : (await store.webhookEndpoints.get(partnerId, endpointId)) !== undefined;
       if (!known) throw notFound(`webhook endpoint ${endpointId}`);
       if (!(await store.outbox.redeliver(partnerId, eventId, endpointId, Date.now()))) throw notFound(`event ${eventId}`);
       dispatcher.notify();

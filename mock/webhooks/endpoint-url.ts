@@ -14,7 +14,7 @@ export function endpointUrlProblem(raw: string): EndpointUrlProblem | undefined 
     return { code: 'E_FORMAT', message: 'Must be an absolute http(s) URL.' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { code: 'E_FORMAT', message: `Must be an http(s) URL, not ${url.protocol.replace(/:$/, '')}.` };
-  if (url.username !== '' || url.password !== '') return { code: 'E_INVALID', message: 'Must not carry a user or password: put a secret the receiver checks in a header or the path instead.' };
+  if (url.username !== '' || url.password !== '') return { code: 'E_INVALID', message: 'Must not carry a user or password: put a token the receiver checks in a query parameter instead (logs and health show query values masked).' };
   return undefined;
 }
 

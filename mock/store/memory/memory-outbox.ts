@@ -231,7 +231,11 @@ export function createMemoryOutbox(options: StoreOptions): MemoryOutbox {
       endpoints.delete(endpointId);
       for (const [id, lane] of lanes) {
         if (lane.endpointId !== endpointId) continue;
-        for (const delivery of [...lane.queue]) dequeue(lane, delivery);
+        for (const delivery of [...lane.queue]) {
+          dequeue(lane, delivery);
+          // What never reached the endpoint is dropped with it, as the other backends drop its queued rows.
+          if (delivery.event.deliveries.get(endpointId)?.delivered === false) delivery.event.deliveries.delete(endpointId);
+        }
         lanes.delete(id);
       }
     },

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
-import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 
 let mock: TestMock;
 
@@ -110,5 +110,25 @@ describe('pagination cursors', () => {
     const otherPartner = await mock.call(`/v1/partner/customers?limit=1&cursor=${cursor}`, { key: otherSandboxKey });
     expect(otherPartner.status).toBe(400);
     expect(otherPartner.json.error.details[0].code).toBe('E_CURSOR_INVALID');
+  });
+});
+
+describe('shutting down', () => {
+  it('does not wait for a client that never finishes its request: its connection is closed after a grace period', async () => {
+    const { createConnection } = await import('node:net');
+    const slow = await startTestMock();
+    const { port } = new URL(slow.url);
+    const socket = createConnection({ host: '127.0.0.1', port: Number(port) });
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const headers = `Host: localhost\r\nAuthorization: ${sandboxKey}\r\nContent-Type: application/json\r\nIdempotency-Key: slow-1\r\nContent-Length: 100`;
+    socket.write(`POST /v1/partner/customers HTTP/1.1\r\n${headers}\r\n\r\n{"em`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const started = Date.now();
+    await slow.close();
+    socket.destroy();
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(slow.logs.some((line) => line.msg === 'closing the connections still open after the grace period')).toBe(true);
   });
 });

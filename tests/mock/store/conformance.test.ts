@@ -536,6 +536,8 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.outbox.endpoint('gone')).toEqual({});
       expect((await store.outbox.claim(t0 + 1, 1000, 5)).map((claim) => claim.endpointId)).toEqual(['kept']);
       expect((await store.outbox.deliveries(t0 + 1, 100)).map((d) => d.endpointId)).toEqual(['kept']);
+      const [listed] = (await store.outbox.events(partnerA, { limit: 5 }, t0 + 1)).items;
+      expect(listed?.deliveries.map((delivery) => delivery.endpointId)).toEqual(['kept']);
     });
 
     it("lists a partner's events newest first, a page at a time, with each endpoint's state and attempts", async () => {
