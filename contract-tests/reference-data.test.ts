@@ -104,6 +104,9 @@ describe('listNaicsCodes', () => {
     const byWords = await walk((cursor) => api.listNaicsCodes({ q: 'software', limit: 100, cursor }), 100);
     expect(byWords.items.length).toBeGreaterThan(0);
     expect(byWords.items.every((industry) => /software/i.test(industry.title))).toBe(true);
+    // NAICS 2022, as the contract promises: Software Publishers is 513210 (511210 until the 2017 edition).
+    expect(byWords.items).toContainEqual({ code: '513210', title: 'Software Publishers' });
+    expect(byWords.items.map((industry) => industry.code)).not.toContain('511210');
     const byPrefix = await walk((cursor) => api.listNaicsCodes({ q: '5415', limit: 100, cursor }), 100);
     expect(byPrefix.items.map((industry) => industry.code)).toContain('541511');
     expect(byPrefix.items.every((industry) => industry.code.startsWith('5415'))).toBe(true);

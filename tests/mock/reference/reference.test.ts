@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -96,30 +97,30 @@ describe('NAICS industries', () => {
     }
   });
 
-  it('name the edition they come from, and whether it is the one the contract names', () => {
-    expect([2017, 2022]).toContain(naicsSource.edition);
+  it('are the edition the contract names, from the vendored Census file its provenance describes', () => {
     // The edition every NAICS schema of the bundle names in its description.
     const bundle = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8'));
     const named = ['NaicsCode', 'NaicsIndustry', 'NaicsIndustryPage'].map((name) => /NAICS (\d{4})/.exec(bundle.components.schemas[name].description)?.[1]);
     expect(new Set(named)).toEqual(new Set([String(contractNaicsEdition)]));
-    expect(naicsSource.matchesContract).toBe(naicsSource.edition === contractNaicsEdition);
+    expect(naicsSource.edition).toBe(contractNaicsEdition);
+    const vendored = readFileSync(new URL('../../../mock/reference/naics-2022/naics-2022.json', import.meta.url));
+    expect(createHash('sha256').update(vendored).digest('hex')).toBe(naicsSource.sha256);
+    const provenance = readFileSync(new URL('../../../mock/reference/naics-2022/SOURCE.md', import.meta.url), 'utf8');
+    expect(provenance).toContain(naicsSource.sha256);
+    expect(provenance).toContain('U.S. Census Bureau');
   });
 
-  it('include industries common to NAICS 2017 and 2022', () => {
+  it('are every six-digit national industry of NAICS 2022', () => {
+    expect(naicsIndustries).toHaveLength(1012);
     expect(getNaicsIndustry('541511')).toEqual({ code: '541511', title: 'Custom Computer Programming Services' });
     expect(isNaicsCode('722511')).toBe(true);
   });
 
-  // The contract promises NAICS 2022; these only pass once a 2022 source replaces the 2017 fallback.
-  it.runIf(naicsSource.edition === 2022)('are the 2022 edition: 513210 replaces 511210', () => {
+  it('are the 2022 edition: 513210 replaces 511210, 455110 replaces 452210', () => {
     expect(getNaicsIndustry('513210')?.title).toBe('Software Publishers');
     expect(isNaicsCode('511210')).toBe(false);
-  });
-
-  it.runIf(naicsSource.edition === 2017)('are the 2017 edition, as labelled: 511210, not yet 513210', () => {
-    expect(getNaicsIndustry('511210')?.title).toBe('Software Publishers');
-    expect(isNaicsCode('513210')).toBe(false);
-    expect(naicsIndustries).toHaveLength(1057);
+    expect(getNaicsIndustry('455110')?.title).toBe('Department Stores');
+    expect(isNaicsCode('454110')).toBe(false);
   });
 
   it('refuse codes that are not six-digit industries', () => {
