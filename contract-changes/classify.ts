@@ -28,6 +28,8 @@ export interface ClassifiedChange extends Judgement {
   location: Location;
   /** What Redocly's own diff rules said of it, for comparison. */
   differRules: DetectedChange['differRules'];
+  /** For a breaking change made on purpose: why it is accepted (contract-changes/accepted.ts). */
+  accepted?: string;
 }
 
 /** The extension that marks an enum the API may add values to; clients must accept values they do not know. */
@@ -108,6 +110,13 @@ function describeKind(change: DetectedChange): string {
   return change.kind === 'modified' ? `${change.property ?? 'value'} changed` : change.kind;
 }
 
+/** "maxLength changed", "examples added": for a change whose keyword the caller names. */
+function changeOf(keyword: string, change: DetectedChange): string {
+  if (change.kind !== 'modified') return `${keyword} ${change.kind}`;
+  if (change.before === undefined) return `${keyword} added`;
+  return change.after === undefined ? `${keyword} removed` : `${keyword} changed`;
+}
+
 function judgeWhole(change: DetectedChange, what: 'path' | 'webhook' | 'operation'): Judgement {
   if (change.kind === 'added') return added(`new ${what}`);
   if (change.kind === 'removed') {
@@ -130,9 +139,9 @@ function judgePathRename(change: DetectedChange): Judgement {
 /** Operation-level keywords that only document. */
 function judgeMetadata(change: DetectedChange, keyword: string | undefined): Judgement {
   if (keyword !== undefined && (annotations.has(keyword) || keyword.startsWith('x-'))) {
-    return documented(`${keyword} ${describeKind(change)}`);
+    return documented(changeOf(keyword, change));
   }
-  return unjudged(`${keyword ?? 'path item'} ${describeKind(change)}`);
+  return unjudged(changeOf(keyword ?? 'path item', change));
 }
 
 function judgeOperation(
@@ -190,9 +199,9 @@ function judgeParameter(change: DetectedChange, rest: string[], parameterPath: s
   }
   if (keyword === 'deprecated' || keyword === 'x-deprecation') return whole(judgeDeprecation(change, keyword), part);
   if (keyword !== undefined && (annotations.has(keyword) || keyword.startsWith('x-'))) {
-    return whole(documented(`${keyword} ${describeKind(change)}`), part);
+    return whole(documented(changeOf(keyword, change)), part);
   }
-  return whole(breaking(`${keyword ?? 'parameter'} ${describeKind(change)}`,
+  return whole(breaking(changeOf(keyword ?? 'parameter', change),
     'the parameter is sent or read differently (name, place or serialization)'), part);
 }
 
@@ -274,8 +283,8 @@ function judgeContent(
     }
   }
   if (inMedia === 'schema') return judgeSchemaChange(change, below, contracts, side, part);
-  if (inMedia === 'example' || inMedia === 'examples') return whole(documented(`${inMedia} ${describeKind(change)}`), part);
-  return whole(unjudged(`${inMedia ?? 'media type'} ${describeKind(change)}`), mediaPart);
+  if (inMedia === 'example' || inMedia === 'examples') return whole(documented(changeOf(inMedia, change)), part);
+  return whole(unjudged(changeOf(inMedia ?? 'media type', change)), mediaPart);
 }
 
 function judgeSecurity(change: DetectedChange, rest: string[]): Judgement {
@@ -289,7 +298,7 @@ function judgeServers(change: DetectedChange, rest: string[]): Judgement {
     return change.kind === 'added' ? added('new server') : breaking(`server ${describeKind(change)}`, 'clients configured with it lose it');
   }
   if (keyword === 'url' || keyword === 'variables') return breaking(`server ${keyword} changed`, 'clients configured with it lose it');
-  return documented(`server ${keyword} ${describeKind(change)}`);
+  return documented(`server ${changeOf(keyword, change)}`);
 }
 
 function judgeComponent(change: DetectedChange, kind: string | undefined, depth: number): Judgement {
@@ -343,7 +352,7 @@ const lowerBounds = new Set(['minLength', 'minimum', 'exclusiveMinimum', 'minIte
 
 function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contracts, side: Side): Judgement {
   const { before, after } = change;
-  if (annotations.has(keyword)) return documented(`${keyword} ${describeKind(change)}`);
+  if (annotations.has(keyword)) return documented(changeOf(keyword, change));
   if (upperBounds.has(keyword) || lowerBounds.has(keyword)) return judgeBound(keyword, before, after, side);
   switch (keyword) {
     case 'enum':
@@ -373,10 +382,10 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
     case openEnumExtension:
       return after === true && side === 'response'
         ? breaking('enum opened to new values', 'clients may switch over the documented values exhaustively')
-        : documented(`${openEnumExtension} ${describeKind(change)}`);
+        : documented(changeOf(openEnumExtension, change));
     case 'readOnly':
     case 'writeOnly':
-      return breaking(`${keyword} ${describeKind(change)}`, 'the field moves between requests and responses');
+      return breaking(changeOf(keyword, change), 'the field moves between requests and responses');
     case 'items':
     case 'prefixItems':
     case 'discriminator':
@@ -384,10 +393,10 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
     case 'if':
     case 'then':
     case 'else':
-      return breaking(`${keyword} ${describeKind(change)}`, side === 'request' ? refusedRequest : unexpectedResponse);
+      return breaking(changeOf(keyword, change), side === 'request' ? refusedRequest : unexpectedResponse);
     default:
-      if (keyword.startsWith('x-')) return documented(`${keyword} ${describeKind(change)}`);
-      return unjudged(`${keyword} ${describeKind(change)}`);
+      if (keyword.startsWith('x-')) return documented(changeOf(keyword, change));
+      return unjudged(changeOf(keyword, change));
   }
 }
 

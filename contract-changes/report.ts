@@ -8,8 +8,11 @@ function where(change: ClassifiedChange): string {
 
 /** Plain text for a terminal or a CI log: where, what, why, and the JSON Pointer to look at. */
 export function formatBreakingReport(changes: readonly ClassifiedChange[], against: string): string {
-  const breaking = changes.filter((change) => change.category === 'breaking');
-  if (breaking.length === 0) return `No breaking change against ${against}.`;
+  const accepted = acceptedByReason(changes);
+  const acceptedLines = [...accepted].map(([reason, places]) => `  ✔ ${places.length} place${places.length === 1 ? '' : 's'}: ${reason}`);
+  const acceptedNote = accepted.size === 0 ? [] : ['', 'Breaking changes accepted on purpose (contract-changes/accepted-breaking-changes.yaml):', ...acceptedLines];
+  const breaking = changes.filter((change) => change.category === 'breaking' && change.accepted === undefined);
+  if (breaking.length === 0) return [`No breaking change against ${against}.`, ...acceptedNote].join('\n');
   const lines = [`${breaking.length} breaking change${breaking.length === 1 ? '' : 's'} against ${against}:`, ''];
   for (const change of breaking) {
     lines.push(`✖ ${where(change)}`, `    ${change.what}`, `    why: ${change.why ?? ''}`, `    at ${change.location.pointer}`, '');
@@ -18,8 +21,20 @@ export function formatBreakingReport(changes: readonly ClassifiedChange[], again
     'A partner integration built on the released contract breaks on each of these. Within v1 the contract only',
     'changes compatibly (see "Versioning and deprecation" in its description): make the change compatible (an',
     'optional field instead of a required one, a new operation beside the old one), or deprecate and keep the old.',
+    'A break made on purpose (a security fix, say) is listed, with its reason, in contract-changes/accepted-breaking-changes.yaml.',
+    ...acceptedNote,
   );
   return lines.join('\n');
+}
+
+/** The accepted breaking changes, by the reason they were accepted for. */
+function acceptedByReason(changes: readonly ClassifiedChange[]): Map<string, ClassifiedChange[]> {
+  const byReason = new Map<string, ClassifiedChange[]>();
+  for (const change of changes) {
+    if (change.accepted === undefined) continue;
+    byReason.set(change.accepted, [...(byReason.get(change.accepted) ?? []), change]);
+  }
+  return byReason;
 }
 
 const groups: { category: Category; heading: string }[] = [
@@ -33,15 +48,42 @@ const groups: { category: Category; heading: string }[] = [
 export function formatChangelogGroups(changes: readonly ClassifiedChange[]): string {
   const sections: string[] = [];
   for (const { category, heading } of groups) {
-    const items = [...new Set(changes.filter((change) => change.category === category).map(changelogItem))];
+    const items = changelogItems(changes.filter((change) => change.category === category && change.accepted === undefined));
     if (items.length > 0) sections.push(`### ${heading}\n\n${items.join('\n')}`);
+    if (category === 'breaking') sections.push(...acceptedSection(changes));
   }
   return sections.join('\n\n');
 }
 
-function changelogItem(change: ClassifiedChange): string {
+/** Breaking changes made on purpose within v1: one item per reason, with the places it concerns. */
+function acceptedSection(changes: readonly ClassifiedChange[]): string[] {
+  const byReason = acceptedByReason(changes);
+  if (byReason.size === 0) return [];
+  const items = [...byReason].map(([reason, places]) => {
+    const scopes = [...new Set(places.map((change) => `**${change.location.scope}**`))];
+    return `- ${reason} Concerns ${places.length} place${places.length === 1 ? '' : 's'}, in ${scopes.join(', ')}.`;
+  });
+  return [`### Breaking, accepted within v1\n\n${items.join('\n')}`];
+}
+
+/** One item per distinct change; the same change in several places (a shared schema) is one item naming them. */
+function changelogItems(changes: readonly ClassifiedChange[]): string[] {
+  const byWhat = new Map<string, ClassifiedChange[]>();
+  for (const change of changes) byWhat.set(change.what, [...(byWhat.get(change.what) ?? []), change]);
+  return [...byWhat].map(([what, places]) => {
+    const why = places[0]!.category === 'breaking' && places[0]!.why !== undefined ? ` (${places[0]!.why})` : '';
+    const named = [...new Set(places.map(placeName))];
+    if (named.length === 1) return `- ${named[0]}: ${what}${why}.`;
+    const shown = named.slice(0, maxPlacesNamed).join('; ');
+    const more = named.length > maxPlacesNamed ? `; and ${named.length - maxPlacesNamed} more` : '';
+    return `- ${what}${why}, in ${named.length} places: ${shown}${more}.`;
+  });
+}
+
+const maxPlacesNamed = 4;
+
+function placeName(change: ClassifiedChange): string {
   const { scope, part, field } = change.location;
   const detail = [part, field === '' ? '' : `\`${field}\``].filter((piece) => piece !== '').join(' ');
-  const why = change.category === 'breaking' && change.why !== undefined ? ` (${change.why})` : '';
-  return `- **${scope}**${detail === '' ? '' : `, ${detail}`}: ${change.what}${why}.`;
+  return `**${scope}**${detail === '' ? '' : `, ${detail}`}`;
 }

@@ -40,6 +40,16 @@ describe('createCustomer', () => {
     );
   });
 
+  it('refuses names with control or bidirectional-text characters, which could disguise them on a filed document', async () => {
+    for (const firstName of ['\u202eAda', 'Ada\u0007', 'A\u2066da\u2069', 'Ada\u200f']) {
+      const error = await apiError(api.createCustomer({ ...customerRequest(), firstName }));
+      expect([error.status, error.code], JSON.stringify(firstName)).toEqual([400, 'E_VALIDATION_FAILED']);
+      expect(error.details).toContainEqual(expect.objectContaining({ in: 'body', field: '/firstName', code: 'E_PATTERN' }));
+    }
+    // Letters of any script, and the joiners some of them need, stay welcome.
+    expect((await api.createCustomer({ ...customerRequest(), firstName: 'Zoë', lastName: 'مهر\u200cآرا' })).payload.lastName).toBe('مهر\u200cآرا');
+  });
+
   it('refuses a country that is not one of listCountries', async () => {
     const error = await apiError(api.createCustomer({ ...customerRequest(), countryOfResidence: 'ZZZ' }));
     expect(error.status).toBe(400);

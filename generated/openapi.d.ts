@@ -462,7 +462,9 @@ export interface components {
         CustomerId: string;
         /**
          * PersonName
-         * @description A legal first or last name, as on an identity document.
+         * @description A legal first or last name, as on an identity document. Control characters and the invisible bidirectional-text
+         *     controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are refused: they could make a name on a
+         *     filed document read other than it is.
          * @example Ada
          */
         PersonName: string;
@@ -481,7 +483,9 @@ export interface components {
         /**
          * CompanyName
          * @description A company name, ending with an entity suffix allowed for its type (LLC: `LLC`, `L.L.C.`, `Limited Liability
-         *     Company`; CCorp: `Inc.`, `Inc`, `Incorporated`, `Corp.`, `Corp`, `Corporation`).
+         *     Company`; CCorp: `Inc.`, `Inc`, `Incorporated`, `Corp.`, `Corp`, `Corporation`). Control characters and the
+         *     invisible bidirectional-text controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are refused:
+         *     they could make a name on a filed document read other than it is.
          * @example Analytical Engines LLC
          */
         CompanyName: string;
@@ -791,7 +795,9 @@ export interface components {
         NaicsCode: string;
         /**
          * BusinessDescription
-         * @description What the company does, in plain words, as filed with the state.
+         * @description What the company does, in plain words, as filed with the state. Control characters and the invisible
+         *     bidirectional-text controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are refused: they could
+         *     make a name on a filed document read other than it is.
          * @example Software consulting and custom programming for research institutions.
          */
         BusinessDescription: string;
@@ -818,7 +824,9 @@ export interface components {
         };
         /**
          * Address
-         * @description A postal address.
+         * @description A postal address. In every line, control characters and the invisible bidirectional-text controls (U+061C,
+         *     U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are refused: they could make a name on a filed document read
+         *     other than it is.
          * @example {
          *       "line1": "251 Little Falls Drive",
          *       "city": "Wilmington",

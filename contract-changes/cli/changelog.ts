@@ -1,6 +1,7 @@
 /** `npm run changelog`: the changes since the latest release as Markdown, grouped, for the reviewer of a change. */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { readAccepted } from '../accepted.ts';
 import { unreleasedNotes } from '../changelog-file.ts';
 import { compareContracts } from '../compare.ts';
 import { bundleContract } from '../prepare.ts';
@@ -22,7 +23,7 @@ async function main(): Promise<number> {
   if (values.help === true) return exitWith(help, 0);
   const latest = (await listReleases()).at(-1);
   if (latest === undefined) return usageError('no released contract in releases/: release the first one with `npm run release:contract -- 1.0.0`.');
-  const { changes, level } = await compareContracts(await readRelease(latest), await bundleContract(contractRoot));
+  const { changes, level } = await compareContracts(await readRelease(latest), await bundleContract(contractRoot), await readAccepted());
   const notes = unreleasedNotes(await readFile(changelogFile, 'utf8').catch(() => ''));
   const lines = ['## Unreleased', ''];
   if (notes !== '') lines.push(notes, '');

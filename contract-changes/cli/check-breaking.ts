@@ -3,7 +3,8 @@
  * released contract (releases/). Run by `npm test`.
  */
 import { parseArgs } from 'node:util';
-import { compareContracts } from '../compare.ts';
+import { readAccepted } from '../accepted.ts';
+import { compareContracts, unacceptedBreaking } from '../compare.ts';
 import { bundleContract } from '../prepare.ts';
 import { formatBreakingReport } from '../report.ts';
 import { contractRoot, formatVersion, listReleases, parseVersion, readRelease } from '../releases.ts';
@@ -31,17 +32,21 @@ async function main(): Promise<number> {
     return usageError(`--against ${values.against ?? ''}: no such release (released: ${releases.map(formatVersion).join(', ')}).`);
   }
   const working = await bundleContract(contractRoot);
-  const { changes } = await compareContracts(await readRelease(against), working);
+  const { changes, unusedAccepted } = await compareContracts(await readRelease(against), working, await readAccepted());
   if (values.json === true) {
     console.log(JSON.stringify(changes, null, 2));
   } else {
     console.log(formatBreakingReport(changes, `release ${formatVersion(against)}`));
-    const others = changes.filter((change) => change.category !== 'breaking').length;
+    const others = changes.filter((change) => change.category !== 'breaking' || change.accepted !== undefined).length;
     if (others > 0) console.log(`${others} compatible change${others === 1 ? '' : 's'} since ${formatVersion(against)}: \`npm run changelog\` lists them.`);
   }
   const versionProblem = checkInfoVersion(working, formatVersion(latest));
   if (versionProblem !== undefined) console.error(versionProblem);
-  return changes.some((change) => change.category === 'breaking') || versionProblem !== undefined ? 1 : 0;
+  for (const entry of unusedAccepted) {
+    console.error(`contract-changes/accepted-breaking-changes.yaml accepts a change that is not there (${entry.pointer ?? ''} ${entry.what ?? ''}): remove the entry. Reason given: ${entry.reason}`);
+  }
+  const failed = unacceptedBreaking(changes).length > 0 || versionProblem !== undefined || unusedAccepted.length > 0;
+  return failed ? 1 : 0;
 }
 
 /** The working contract carries the version of the latest release until the next release sets a new one. */

@@ -9,6 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import type { JsonObject } from '../../contract-model/document.ts';
+import { clearAccepted, readAccepted } from '../accepted.ts';
 import { addRelease } from '../changelog-file.ts';
 import { compareContracts } from '../compare.ts';
 import { bundleContract } from '../prepare.ts';
@@ -51,7 +52,10 @@ async function main(): Promise<number> {
   const latest = (await listReleases()).at(-1);
   let changes = 'First release.';
   if (latest !== undefined) {
-    const comparison = await compareContracts(await readRelease(latest), working);
+    const comparison = await compareContracts(await readRelease(latest), working, await readAccepted());
+    if (comparison.unusedAccepted.length > 0) {
+      return usageError('contract-changes/accepted-breaking-changes.yaml accepts changes that are not there: `npm run check:breaking` names them.');
+    }
     const refusal = refuseVersion(version, latest, comparison.level);
     if (refusal !== undefined) {
       const breaking = comparison.level === 'major' ? `\n\n${formatBreakingReport(comparison.changes, `release ${formatVersion(latest)}`)}` : '';
@@ -63,6 +67,7 @@ async function main(): Promise<number> {
   if (values['dry-run'] === true) return exitWith(`Would release ${name} on ${date}:\n\n${changes}`, 0);
 
   await writeRelease(working, name);
+  await clearAccepted();
   await setWorkingVersion(name);
   await regenerate();
   const changelog = await readFile(changelogFile, 'utf8').catch(() => '');

@@ -1034,7 +1034,9 @@ export interface components {
         Email: string;
         /**
          * PersonName
-         * @description A legal first or last name, as on an identity document.
+         * @description A legal first or last name, as on an identity document. Control characters and the invisible bidirectional-text
+         *     controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are refused: they could make a name on a
+         *     filed document read other than it is.
          * @example Ada
          */
         PersonName: string;

@@ -47,7 +47,13 @@ beforeAll(async () => {
   const copied = ['openapi', 'releases', 'CHANGELOG.md', 'contract-changes', 'contract-model', 'scripts', 'mock/admin/openapi', 'package.json', 'redocly.yaml', 'generated'];
   for (const path of copied) await cp(join(root, path), join(project, path), { recursive: true });
   await symlink(join(root, 'node_modules'), join(project, 'node_modules'));
-});
+  // Start from the contract as it is, released as 1.0.0, whatever this clone has released or not yet.
+  await rm(join(project, 'releases'), { recursive: true });
+  await rm(join(project, 'CHANGELOG.md'));
+  await writeFile(join(project, 'contract-changes', 'accepted-breaking-changes.yaml'), 'accepted: []\n');
+  const first = await release('1.0.0', '--date', '2026-11-23');
+  if (first.code !== 0) throw new Error(`the first release failed: ${first.stderr}`);
+}, 60_000);
 
 afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });
@@ -109,8 +115,25 @@ describe('the release flow on a copy of the project', () => {
     expect(await release('1.1.0')).toMatchObject({ code: 2, stderr: expect.stringContaining('they need a major release') });
   }, 60_000);
 
+  it('lets a break made on purpose through once it is listed with its reason, and releases it as a minor', async () => {
+    const accepted = join(project, 'contract-changes', 'accepted-breaking-changes.yaml');
+    await writeFile(accepted, 'accepted:\n  - what: "^now required: phoneNumber$"\n    reason: A phone number is needed to file with the state, which now calls the responsible party.\n');
+    const checked = await checkBreaking();
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain('No breaking change against release 1.0.1');
+    expect(checked.stdout).toContain('✔ 1 place: A phone number is needed to file with the state');
+
+    expect(await release('1.1.0', '--date', '2026-12-02')).toMatchObject({ code: 0 });
+    expect(await readFile(join(project, 'CHANGELOG.md'), 'utf8')).toMatch(/## 1\.1\.0 — 2026-12-02\n\n### Breaking, accepted within v1\n\n- A phone number is needed/);
+    expect(await readFile(accepted, 'utf8')).toMatch(/^accepted: \[\]$/m);
+
+    await writeFile(accepted, 'accepted:\n  - what: "^nothing like this$"\n    reason: An entry that matches no change at all, left behind.\n');
+    expect(await checkBreaking()).toMatchObject({ code: 1, stderr: expect.stringContaining('accepts a change that is not there') });
+    await writeFile(accepted, 'accepted: []\n');
+  }, 120_000);
+
   it('fails check:breaking when info.version is set by hand', async () => {
-    await edit('openapi/openapi.yaml', 'version: 1.0.1', 'version: 1.2.0');
+    await edit('openapi/openapi.yaml', 'version: 1.1.0', 'version: 1.2.0');
     const result = await checkBreaking();
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the version is set by `npm run release:contract -- VERSION`');
