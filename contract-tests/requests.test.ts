@@ -150,7 +150,9 @@ describe('rate-limit headers', () => {
     const remaining = Number(meta.response.headers.get('ratelimit-remaining'));
     expect(limit).toBeGreaterThan(0);
     expect(remaining).toBeGreaterThanOrEqual(0);
-    expect(remaining).toBeLessThanOrEqual(limit * 2);
+    expect(remaining).toBeLessThanOrEqual(limit);
     expect(Number(meta.response.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(0);
+    const policy = /^(\d+);w=(\d+);burst=(\d+)$/.exec(meta.response.headers.get('ratelimit-policy') ?? '');
+    expect(policy?.slice(1).map(Number)).toEqual([limit, 1, limit * 2]);
   });
 });

@@ -7,7 +7,7 @@ import { checkResponse } from './support/check-response.ts';
 import { contractOperation, contractOperations, exampleValue, matchRoute } from './support/contract.ts';
 
 const customerCreated = exampleValue('CustomerCreated');
-const rateLimitHeaders = { 'ratelimit-limit': '25', 'ratelimit-remaining': '24', 'ratelimit-reset': '1' };
+const rateLimitHeaders = { 'ratelimit-limit': '25', 'ratelimit-remaining': '24', 'ratelimit-reset': '1', 'ratelimit-policy': '25;w=1;burst=50' };
 
 function problems(
   operationId: Parameters<typeof contractOperation>[0],

@@ -1670,6 +1670,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1686,6 +1687,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1699,6 +1701,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1713,6 +1716,7 @@ export interface components {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1748,6 +1752,7 @@ export interface components {
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1765,6 +1770,7 @@ export interface components {
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1780,6 +1786,7 @@ export interface components {
                 "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1793,6 +1800,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1806,6 +1814,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1819,6 +1828,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1835,6 +1845,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1848,6 +1859,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1865,6 +1877,7 @@ export interface components {
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1882,6 +1895,7 @@ export interface components {
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1895,6 +1909,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1911,6 +1926,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1927,6 +1943,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1944,6 +1961,7 @@ export interface components {
                 "Content-Disposition": components["headers"]["ContentDisposition"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1957,6 +1975,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1970,6 +1989,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -1986,6 +2006,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -2002,6 +2023,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -2018,6 +2040,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -2034,6 +2057,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -2047,6 +2071,7 @@ export interface components {
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
@@ -2177,11 +2202,17 @@ export interface components {
         /** @description Requests allowed per window (one second) for this key (for the caller's address when no valid key was sent). */
         RateLimitLimit: number;
         /**
-         * @description Requests left for this key right now. Requests not used build up while the key sends fewer than
-         *     `RateLimit-Limit` per second, up to twice `RateLimit-Limit` (the bursts described under *Rate limits*), so this
-         *     value can be up to twice `RateLimit-Limit`, not only up to it.
+         * @description Requests left for this key in the current window, at most `RateLimit-Limit`. Requests not used build up into
+         *     a burst allowance (`RateLimit-Policy` states it), which lets more through after a quieter while than this
+         *     value shows.
          */
         RateLimitRemaining: number;
+        /**
+         * @description The key's rate-limit policy (the RateLimit header fields draft): `LIMIT;w=WINDOW;burst=BURST`, as in
+         *     `25;w=1;burst=50`: `LIMIT` requests per `WINDOW` seconds, and up to `BURST` in a burst after a quieter while.
+         *     For a caller without a valid key, the policy of its address.
+         */
+        RateLimitPolicy: string;
         /** @description Seconds until the current window resets. */
         RateLimitReset: number;
         /** @description Seconds to wait before retrying. */
@@ -2312,6 +2343,7 @@ export type ParameterWebhookSignatureHeader = components['parameters']['WebhookS
 export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
 export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining'];
+export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderRateLimitReset = components['headers']['RateLimitReset'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];

@@ -134,7 +134,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     [
       assignRequestId,
       recordExchange({ logger, journal }),
-      limitRate({ perSecond: config.rateLimitPerSecond, buckets: store.rateBuckets }),
+      limitRate({ perSecond: config.rateLimitPerSecond, buckets: store.rateBuckets, keys }),
       routeRequest(createRouter(operations)),
       gateSandboxOperations(config.environment),
       authenticate(keys),

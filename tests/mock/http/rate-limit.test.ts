@@ -14,7 +14,10 @@ afterAll(() => closeCheckingJournal(mock));
 function expectRateLimitHeaders(response: CallResult): void {
   expect(response.headers.get('ratelimit-limit')).toBe('2');
   expect(response.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+  // Never above the limit: the burst is stated by the policy, not by a remainder larger than the limit.
+  expect(Number(response.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(2);
   expect(response.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
+  expect(response.headers.get('ratelimit-policy')).toBe('2;w=1;burst=4');
 }
 
 describe('a mock limited to 2 requests per second', () => {
@@ -41,8 +44,9 @@ describe('a mock limited to 2 requests per second', () => {
     const key = `dk_test_${'C0unt'.repeat(5)}`;
     const first = await mock.call('/v1/partner/reference/states?limit=1', { key });
     const second = await mock.call('/v1/partner/reference/states?limit=1', { key });
-    expect(Number(first.headers.get('ratelimit-remaining'))).toBe(3);
-    expect(Number(second.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(3);
+    // Three left of the burst of four, shown as at most the limit.
+    expect(Number(first.headers.get('ratelimit-remaining'))).toBe(2);
+    expect(Number(second.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(2);
     expect(Number(second.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
   });
 
@@ -58,6 +62,14 @@ describe('a mock limited to 2 requests per second', () => {
       expectRateLimitHeaders(await mock.call(path, { key }));
     }
     expectRateLimitHeaders(await mock.call('/v1/partner/reference/states', { key: null }));
+  });
+
+  it('limits callers without a valid key by their address, however many junk keys they send', async () => {
+    const junk = await Promise.all(Array.from({ length: 12 }, (_, n) => mock.call('/v1/partner/reference/states?limit=1', { key: `junk-key-${n}` })));
+    // One bucket for the address (which earlier requests without a key may have drawn on): four at most get through.
+    expect(junk.filter((response) => response.status === 401).length).toBeLessThanOrEqual(4);
+    expect(junk.filter((response) => response.status === 429).length).toBeGreaterThanOrEqual(8);
+    for (const response of junk) expectRateLimitHeaders(response);
   });
 
   it('lets the key through again once Retry-After has passed', async () => {
