@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { loadContract, type ContractDocument } from '../../contract-model/document.ts';
 import { changelogPath, generatedPath } from '../../contract-model/generated-files.ts';
+import { createStaticDocuments } from './static-documents.ts';
 import { listOperations } from '../../contract-model/operations.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
 import { compileResponseValidator } from '../../contract-model/response-validator.ts';
@@ -58,8 +59,16 @@ export async function createMockRoutes(options: {
   const compiler = createSchemaCompiler(adminContract);
   let adminDocs: Promise<Buffer> | undefined;
   const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)) });
-  const apiContractJson = JSON.stringify(options.apiContract);
+  const apiContractJson = Buffer.from(JSON.stringify(options.apiContract));
   let apiDocs: Promise<Buffer> | undefined;
+  const docs = { contentType: 'text/html; charset=utf-8', read: () => (apiDocs ??= readFile(apiDocsPath)) };
+  const serveDocument = createStaticDocuments({
+    '/': docs,
+    '/docs': docs,
+    '/openapi.json': { contentType: 'application/json', read: async () => apiContractJson },
+    // The docs link to it; read on each request, so a release shows without a restart.
+    '/CHANGELOG.md': { contentType: 'text/markdown; charset=utf-8', read: () => readFile(changelogPath).catch(() => undefined) },
+  });
 
   const guardAdmin: Step = (exchange, next) => {
     const refusal = guard.check(exchange.request.headers);
@@ -86,22 +95,7 @@ export async function createMockRoutes(options: {
   return {
     async handle(request, response, url) {
       const { pathname } = url;
-      if (pathname === '/' || pathname === '/docs') {
-        apiDocs ??= readFile(apiDocsPath);
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await apiDocs);
-        return true;
-      }
-      if (pathname === '/CHANGELOG.md') {
-        // The docs link to it; read on each request, so a release shows without a restart.
-        const changelog = await readFile(changelogPath).catch(() => undefined);
-        if (changelog === undefined) return false;
-        response.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(changelog);
-        return true;
-      }
-      if (pathname === '/openapi.json') {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(apiContractJson);
-        return true;
-      }
+      if (await serveDocument(request, response, pathname)) return true;
       if (pathname !== '/_mock' && !pathname.startsWith('/_mock/')) return false;
       await serveExchange(pipeline, request, response, url, logger);
       return true;

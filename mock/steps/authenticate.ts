@@ -11,6 +11,7 @@ import type { Step } from '../http/pipeline.ts';
 const messages = {
   E_AUTH_MISSING: 'The Authorization header is missing; send your API key.',
   E_AUTH_INVALID: 'The API key is not valid for this environment.',
+  bearer: 'Send the raw API key, without the `Bearer` prefix: `Authorization: dk_test_…`.',
 } as const;
 
 export function authenticate(keys: KeyChecker): Step {
@@ -20,7 +21,9 @@ export function authenticate(keys: KeyChecker): Step {
     if (use === 'none' || (use === 'optional' && authorization === undefined)) return next();
     const verdict = keys.check(authorization);
     if (!verdict.ok) {
-      respond(exchange, new ApiError(401, verdict.code, messages[verdict.code]));
+      // The one mistake common enough to name: the key sent the OAuth way.
+      const message = verdict.reason === 'Bearer prefix' ? messages.bearer : messages[verdict.code];
+      respond(exchange, new ApiError(401, verdict.code, message));
       return;
     }
     exchange.partner = verdict.partner;

@@ -23,9 +23,12 @@ describe('a sandbox mock that accepts any well-formed dk_test_ key', () => {
     expectAuthError(await mock.call(statesPath, { key: '' }), 'E_AUTH_MISSING');
   });
 
-  it('refuses a Bearer-prefixed key with E_AUTH_INVALID', async () => {
+  it('refuses a Bearer-prefixed key with E_AUTH_INVALID, saying to drop the prefix', async () => {
     expectAuthError(await mock.call(statesPath, { key: `Bearer ${sandboxKey}` }), 'E_AUTH_INVALID');
-    expectAuthError(await mock.call(statesPath, { key: `bearer ${sandboxKey}` }), 'E_AUTH_INVALID');
+    const lower = await mock.call(statesPath, { key: `bearer ${sandboxKey}` });
+    expectAuthError(lower, 'E_AUTH_INVALID');
+    expect(lower.json.error.message).toMatch(/without the `Bearer` prefix/);
+    expect((await mock.call(statesPath, { key: 'dk_test_short' })).json.error.message).not.toMatch(/Bearer/);
   });
 
   it.each([

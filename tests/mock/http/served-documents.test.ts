@@ -1,0 +1,63 @@
+/**
+ * The documents served beside the API (reference docs, bundled contract, changelog): GET and HEAD only, anything
+ * else the API's 405 with Allow; compressed with Brotli or gzip when the client accepts it.
+ */
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeCheckingJournal } from '../support/journal-check.ts';
+import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startTestMock();
+});
+afterAll(() => closeCheckingJournal(mock));
+
+/** A raw request, so that no client decompresses or adds Accept-Encoding behind the test's back. */
+function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const { port } = new URL(mock.url);
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: '127.0.0.1', port, path, method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+describe.each(['/docs', '/', '/openapi.json', '/CHANGELOG.md'])('%s', (path) => {
+  it.each(['DELETE', 'POST', 'PUT'])('refuses %s with 405, Allow and the error envelope', async (method) => {
+    const answer = await raw(method, path, { 'x-request-id': 'req-docs-1' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, HEAD');
+    expect(answer.headers['x-request-id']).toBe('req-docs-1');
+    expect(JSON.parse(answer.body.toString())).toEqual({ payload: null, error: { code: 'E_METHOD_NOT_ALLOWED', message: expect.any(String), requestId: 'req-docs-1' } });
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const [head, get] = [await raw('HEAD', path), await raw('GET', path)];
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+  });
+});
+
+describe('compression', () => {
+  it('serves the docs with Brotli or gzip when accepted, the same bytes once decoded, and plain otherwise', async () => {
+    const plain = await raw('GET', '/docs');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    const brotli = await raw('GET', '/docs', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+    expect(brotli.body.length).toBeLessThan(plain.body.length / 3);
+    const gzipped = await raw('GET', '/openapi.json', { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzipped.body).toString()).openapi).toBe('3.1.0');
+    expect((await raw('GET', '/docs', { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+  });
+});
