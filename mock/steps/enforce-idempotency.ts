@@ -48,7 +48,10 @@ export function enforceIdempotency(records: IdempotencyRecords, logger: Pick<Log
         const stored = record.response;
         exchange.replayed = true;
         exchange.idempotentReplayed = 'true';
-        exchange.response = { ...stored, headers: { ...stored.headers }, json: typeof stored.body === 'string' ? JSON.parse(stored.body) : undefined };
+        // The original's status, body and headers, but this request's own x-request-id (the finaliser adds it, with
+        // fresh RateLimit-* headers): records stored before it was left out may still carry the original's.
+        const { 'x-request-id': _original, ...headers } = stored.headers;
+        exchange.response = { ...stored, headers, json: typeof stored.body === 'string' ? JSON.parse(stored.body) : undefined };
       }
       return;
     }
@@ -65,10 +68,11 @@ export function enforceIdempotency(records: IdempotencyRecords, logger: Pick<Log
       if (!response || response.status >= 500 || response.status === 429) {
         await records.abandon(lock);
       } else {
-        // The stored answer keeps its own request id: the replayed body's error.requestId must match the header.
-        // It keeps its bytes, not its parsed JSON: a replay is rare enough to parse them again.
+        // Without x-request-id: each replay is a request of its own, and says so in its own id. The body keeps its
+        // bytes, not its parsed JSON (a replay is rare enough to parse them again), so a replayed error's
+        // requestId still names the original request.
         const stored = await records
-          .complete(lock, { status: response.status, headers: { ...response.headers, 'x-request-id': exchange.requestId }, body: response.body }, Date.now())
+          .complete(lock, { status: response.status, headers: response.headers, body: response.body }, Date.now())
           .catch((error: unknown) => {
             // The resource exists: the client gets its answer rather than a 500 that would make it retry and
             // create again. Only a retry with this key (after the lock runs out) could, and the log says why.
