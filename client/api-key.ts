@@ -3,7 +3,10 @@
  * that says what is wrong, instead of as a `401 E_AUTH_INVALID` on the first call. The rules are the contract's
  * (`ApiKey` security scheme). Messages never repeat the key: it is a secret and error messages end up in logs.
  */
-const apiKeyFormat = /^dk_(test|live)_[A-Za-z0-9]{24,64}$/;
+import { contractFacts } from '../generated/contract-facts.ts';
+
+const apiKeyFormat = new RegExp(contractFacts.apiKey.format);
+const { sandbox, production } = contractFacts.apiKey.prefixes;
 
 export function assertValidApiKey(apiKey: unknown): asserts apiKey is string {
   if (typeof apiKey !== 'string' || apiKey.length === 0) {
@@ -14,15 +17,15 @@ export function assertValidApiKey(apiKey: unknown): asserts apiKey is string {
       'createPartnerClient: `apiKey` must be the raw key; drop the "Bearer " prefix (the API refuses it).',
     );
   }
-  if (!apiKey.startsWith('dk_test_') && !apiKey.startsWith('dk_live_')) {
+  if (!apiKey.startsWith(sandbox) && !apiKey.startsWith(production)) {
     throw new TypeError(
-      'createPartnerClient: `apiKey` must start with `dk_test_` (sandbox) or `dk_live_` (production).',
+      `createPartnerClient: \`apiKey\` must start with \`${sandbox}\` (sandbox) or \`${production}\` (production).`,
     );
   }
   if (!apiKeyFormat.test(apiKey)) {
     throw new TypeError(
-      `createPartnerClient: \`apiKey\` (${apiKey.slice(0, 8)}…) must be followed by 24 to 64 letters and digits, ` +
-        'with no spaces or line breaks.',
+      `createPartnerClient: \`apiKey\` (${apiKey.slice(0, 8)}…) does not have the contract's key format ` +
+        `(${contractFacts.apiKey.format}): letters and digits after the prefix, with no spaces or line breaks.`,
     );
   }
 }

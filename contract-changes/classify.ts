@@ -90,7 +90,7 @@ function judgeDocumentChange(change: DetectedChange, segments: string[], contrac
       if (isMethod(third)) return judgeOperation(change, segments.slice(3), segments.slice(0, 3), contracts, 'webhooks');
       return whole(judgeMetadata(change, third));
     case 'components':
-      return whole(judgeComponent(change, name, segments.length));
+      return whole(judgeComponent(change, name, segments));
     case 'servers':
       return whole(judgeServers(change, segments.slice(1)));
     case 'security':
@@ -301,9 +301,14 @@ function judgeServers(change: DetectedChange, rest: string[]): Judgement {
   return documented(`server ${changeOf(keyword, change)}`);
 }
 
-function judgeComponent(change: DetectedChange, kind: string | undefined, depth: number): Judgement {
+function judgeComponent(change: DetectedChange, kind: string | undefined, segments: string[]): Judgement {
+  const depth = segments.length;
   if (kind === 'securitySchemes') {
     if (depth === 3 && change.kind === 'added') return added('new security scheme');
+    const keyword = segments[3];
+    // Words for readers, and extensions newly stated (a fact the scheme already implied); a changed extension
+    // may change what is accepted, so it is judged like the scheme itself.
+    if (keyword === 'description' || (keyword?.startsWith('x-') && change.before === undefined)) return documented(changeOf(keyword, change));
     return breaking(`security scheme ${describeKind(change)}`, 'requests authenticated as before are refused');
   }
   if (depth === 3 && change.kind === 'added') return added(`new component in ${kind ?? 'components'}`);

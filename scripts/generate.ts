@@ -7,11 +7,13 @@
  *   npm run generate -- --check  regenerate into a scratch folder and fail, listing them, when files differ
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { readContractFacts } from '../contract-model/contract-facts.ts';
+import type { ContractDocument } from '../contract-model/document.ts';
 
 const run = promisify(execFile);
 const root = resolve(fileURLToPath(import.meta.url), '../..');
@@ -57,11 +59,28 @@ const docs = (bundled: string, file: string, title: string): Step => ({
   },
 });
 
+/** The contract's facts (contract-model/contract-facts.ts) as a module, for code that does not read the bundle. */
+const facts = (bundled: string, file: string): Step => ({
+  file,
+  make: async (out) => {
+    const document = JSON.parse(await readFile(join(out, bundled), 'utf8')) as ContractDocument;
+    const module = [
+      '// Written by `npm run generate` from the contract (openapi/): the facts contract-model/contract-facts.ts reads.',
+      "import type { ContractFacts } from '../contract-model/contract-facts.ts';",
+      '',
+      `export const contractFacts: ContractFacts = ${JSON.stringify(readContractFacts(document), null, 2)};`,
+      '',
+    ].join('\n');
+    await writeFile(join(out, file), module);
+  },
+});
+
 /** The artefacts, in dependency order: each step may read what an earlier one wrote into `out`. */
 const steps: Step[] = [
   bundle(contractRoot, 'openapi.json'),
   bundle(contractRoot, 'openapi.dereferenced.json', '--dereferenced'),
   types('openapi.json', 'openapi.d.ts'),
+  facts('openapi.json', 'contract-facts.ts'),
   docs('openapi.json', 'docs/index.html', 'Partner Formation API'),
   bundle(adminRoot, 'mock-admin/openapi.json'),
   types('mock-admin/openapi.json', 'mock-admin/openapi.d.ts'),

@@ -3,6 +3,7 @@
  * The vitest suite, the Dredd runner and the Arazzo runner all read them here, so that they accept and refuse the
  * same values in the same words.
  */
+import { contractFacts } from '../../generated/contract-facts.ts';
 import { UsageError } from './usage-error.ts';
 
 export class TargetConfigError extends UsageError {
@@ -27,7 +28,7 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return value ? value : undefined;
 }
 
-const apiKeyFormat = /^dk_(test|live)_[A-Za-z0-9]{24,64}$/;
+const apiKeyFormat = new RegExp(contractFacts.apiKey.format);
 
 /** Refuses anything but a raw sandbox key, named by its variable in the message. */
 export function checkSandboxKey(name: string, key: string): void {

@@ -4,13 +4,15 @@
  * compared in constant time, and keys are only ever logged masked.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { contractFacts } from '../../generated/contract-facts.ts';
 import type { ErrorCode } from '../../generated/openapi.js';
 
 export type Environment = 'sandbox' | 'production';
 
-export const keyPrefixOf: Record<Environment, string> = { sandbox: 'dk_test_', production: 'dk_live_' };
+/** The key format and prefixes are the contract's (x-key-format, x-key-prefixes on its ApiKey scheme). */
+export const keyPrefixOf: Record<Environment, string> = contractFacts.apiKey.prefixes;
 
-const wellFormedKey = /^dk_(test|live)_[A-Za-z0-9]{24,64}$/;
+export const wellFormedKey = new RegExp(contractFacts.apiKey.format);
 
 export interface Partner {
   /** Stable id derived from the key: data is partitioned by it. */

@@ -2,6 +2,7 @@
  * An error answer of the API or of the mock's admin routes: a status, one of the contracts' codes (the admin API's
  * are the API's and a few of its own), and for validation failures the details.
  */
+import { contractFacts } from '../../generated/contract-facts.ts';
 import type { ErrorCode, FieldError } from '../../generated/openapi.js';
 import type { components as AdminComponents } from '../../generated/mock-admin/openapi.js';
 
@@ -20,9 +21,8 @@ export class ApiError extends Error {
   }
 }
 
-/** The contract bounds `details` at 100 entries and each `field` at 512 characters; a request can exceed both. */
-const maxDetails = 100;
-const maxFieldLength = 512;
+/** The contract bounds `details` (Error.details maxItems) and each `field` (FieldError.field maxLength); a request can exceed both. */
+const { maxItems: maxDetails, maxFieldLength } = contractFacts.errorDetails;
 
 export const validationFailed = (details: FieldError[]): ApiError =>
   new ApiError(

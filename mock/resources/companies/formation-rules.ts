@@ -3,17 +3,15 @@
  * (see "Rules checked on submission" in the contract). All are checked, so one answer lists every problem.
  */
 import type { CCorpFormationRequest, FieldError, LlcFormationRequest, OfficerRole } from '../../../generated/openapi.js';
+import { contractFacts } from '../../../generated/contract-facts.ts';
 import { isCountryCode, isNaicsCode, isStateCode } from '../../reference/index.ts';
 
 export type FormationRequest = LlcFormationRequest | CCorpFormationRequest;
 
-const suffixes: Record<'LLC' | 'CCorp', string[]> = {
-  LLC: ['LLC', 'L.L.C.', 'Limited Liability Company'],
-  CCorp: ['Inc.', 'Inc', 'Incorporated', 'Corp.', 'Corp', 'Corporation'],
-};
-
-const requiredRoles: OfficerRole[] = ['PRESIDENT', 'SECRETARY', 'TREASURER', 'DIRECTOR'];
-const singleHolderRoles = new Set<OfficerRole>(['PRESIDENT', 'SECRETARY', 'TREASURER']);
+// As the contract states them (x-entity-suffixes, x-required-roles, x-single-holder-roles): see contract-facts.ts.
+const suffixes = contractFacts.entitySuffixes;
+const requiredRoles = contractFacts.officerRoles.required as OfficerRole[];
+const singleHolderRoles = new Set(contractFacts.officerRoles.singleHolder as OfficerRole[]);
 
 export function checkFormationRules(request: FormationRequest, customerExists: boolean): FieldError[] {
   const entityType = request.entityType ?? 'LLC';

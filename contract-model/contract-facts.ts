@@ -1,0 +1,61 @@
+/**
+ * Facts the contract states that JSON Schema cannot enforce by itself, read from the bundle once so that nothing
+ * types them again: the API key's format and prefixes (`x-key-format`, `x-key-prefixes` on the `ApiKey` security
+ * scheme), the entity-name suffixes (`x-entity-suffixes` on `CompanyName`), the officer roles a CCorp needs and
+ * those one officer at most may hold (`x-required-roles`, `x-single-holder-roles` on its `executiveMembers`), and
+ * the bounds of an error's `details` and of a field pointer. `npm run generate` also writes them to
+ * generated/contract-facts.ts for code that does not read the bundle at run time (the client).
+ */
+import type { ContractDocument, JsonObject } from './document.ts';
+
+export interface ContractFacts {
+  apiKey: { format: string; prefixes: { sandbox: string; production: string } };
+  entitySuffixes: { LLC: string[]; CCorp: string[] };
+  officerRoles: { required: string[]; singleHolder: string[] };
+  errorDetails: { maxItems: number; maxFieldLength: number };
+}
+
+export function readContractFacts(document: ContractDocument): ContractFacts {
+  const components = document.components as Record<string, Record<string, JsonObject>>;
+  const apiKey = at(components, ['securitySchemes', 'ApiKey'], 'the ApiKey security scheme');
+  const prefixes = apiKey['x-key-prefixes'] as JsonObject | undefined;
+  const companyName = at(components, ['schemas', 'CompanyName'], 'the CompanyName schema');
+  const suffixes = companyName['x-entity-suffixes'] as JsonObject | undefined;
+  const members = at(components, ['schemas', 'CCorpFormationRequest', 'properties', 'executiveMembers'], 'CCorpFormationRequest.executiveMembers');
+  const details = at(components, ['schemas', 'Error', 'properties', 'details'], 'Error.details');
+  const field = at(components, ['schemas', 'FieldError', 'properties', 'field'], 'FieldError.field');
+  return {
+    apiKey: {
+      format: text(apiKey['x-key-format'], 'ApiKey x-key-format'),
+      prefixes: { sandbox: text(prefixes?.sandbox, 'ApiKey x-key-prefixes.sandbox'), production: text(prefixes?.production, 'ApiKey x-key-prefixes.production') },
+    },
+    entitySuffixes: { LLC: texts(suffixes?.LLC, 'CompanyName x-entity-suffixes.LLC'), CCorp: texts(suffixes?.CCorp, 'CompanyName x-entity-suffixes.CCorp') },
+    officerRoles: {
+      required: texts(members['x-required-roles'], 'executiveMembers x-required-roles'),
+      singleHolder: texts(members['x-single-holder-roles'], 'executiveMembers x-single-holder-roles'),
+    },
+    errorDetails: { maxItems: count(details.maxItems, 'Error.details maxItems'), maxFieldLength: count(field.maxLength, 'FieldError.field maxLength') },
+  };
+}
+
+function at(root: unknown, path: string[], what: string): JsonObject {
+  let node = root;
+  for (const key of path) node = (node as JsonObject | undefined)?.[key];
+  if (node === null || typeof node !== 'object') throw new Error(`the contract has no ${what}`);
+  return node as JsonObject;
+}
+
+function text(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '') throw new Error(`the contract gives no ${what}`);
+  return value;
+}
+
+function texts(value: unknown, what: string): string[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === 'string')) throw new Error(`the contract gives no ${what}`);
+  return value as string[];
+}
+
+function count(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new Error(`the contract gives no ${what}`);
+  return value;
+}
