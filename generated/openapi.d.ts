@@ -623,24 +623,28 @@ export interface components {
          *     | 400 | `E_VALIDATION_FAILED` | The body, a query or path parameter, or a header breaks the contract or, once it matches the schema, a business rule; `details` lists the problems (at most 100). |
          *     | 400 | `E_IDEMPOTENCY_KEY_REQUIRED` | A create was sent without `Idempotency-Key`. |
          *     | 400 | `E_IDEMPOTENCY_KEY_INVALID` | `Idempotency-Key` is empty, longer than 255 characters, or not visible ASCII. |
+         *     | 400 | `E_MALFORMED_REQUEST` | The request is not valid HTTP/1.1, refused before routing: its request line or a header cannot be parsed, `Content-Length` is not a number or is sent twice, `Transfer-Encoding` does not end in `chunked` or comes with `Content-Length`, its chunks are malformed, or it has two `Host` headers (or, in HTTP/1.1, none). |
          *     | 401 | `E_AUTH_MISSING` | No `Authorization` header. |
          *     | 401 | `E_AUTH_INVALID` | The key is malformed, unknown, revoked, `Bearer`-prefixed, or of the other environment. |
          *     | 403 | `E_DOWNLOAD_URL_EXPIRED` | A document download URL is past its expiry (15 minutes after issue). |
          *     | 403 | `E_DOWNLOAD_URL_INVALID` | A document download URL's signature does not match: it was altered or forged. |
          *     | 404 | `E_NOT_FOUND` | No such path, or no such resource for this partner (another partner's resources are not found either), or a sandbox operation in production. |
          *     | 405 | `E_METHOD_NOT_ALLOWED` | The path exists but not with this method; `Allow` lists the methods it has. |
+         *     | 408 | `E_REQUEST_TIMEOUT` | The request line and headers, or the whole request, did not arrive in time. Nothing was done: send the request again, whole and without pauses. |
          *     | 409 | `E_IDEMPOTENCY_KEY_REUSED` | An `Idempotency-Key` is reused with a different body. |
          *     | 409 | `E_IDEMPOTENCY_KEY_IN_PROGRESS` | The first request with this `Idempotency-Key` is still being processed; retry after `Retry-After`. |
          *     | 409 | `E_FORMATION_ALREADY_FINAL` | A simulation was asked of a formation that is already `COMPLETED` or `FAILED`. |
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 1 MiB. |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
+         *     | 417 | `E_EXPECTATION_FAILED` | `Expect` holds something other than `100-continue`. |
          *     | 429 | `E_RATE_LIMITED` | The key's rate limit is exceeded; retry after `Retry-After`. |
+         *     | 431 | `E_HEADERS_TOO_LARGE` | The request line and headers together are over 16 KiB. |
          *     | 500 | `E_INTERNAL` | An unexpected error. Safe to retry with the same `Idempotency-Key`. |
          *     | 503 | `E_SERVICE_UNAVAILABLE` | The service is briefly unavailable (maintenance or overload); retry after `Retry-After`. |
          * @example E_VALIDATION_FAILED
          * @enum {string}
          */
-        ErrorCode: "E_MALFORMED_JSON" | "E_VALIDATION_FAILED" | "E_IDEMPOTENCY_KEY_REQUIRED" | "E_IDEMPOTENCY_KEY_INVALID" | "E_AUTH_MISSING" | "E_AUTH_INVALID" | "E_DOWNLOAD_URL_EXPIRED" | "E_DOWNLOAD_URL_INVALID" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_IDEMPOTENCY_KEY_REUSED" | "E_IDEMPOTENCY_KEY_IN_PROGRESS" | "E_FORMATION_ALREADY_FINAL" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_RATE_LIMITED" | "E_INTERNAL" | "E_SERVICE_UNAVAILABLE";
+        ErrorCode: "E_MALFORMED_JSON" | "E_VALIDATION_FAILED" | "E_IDEMPOTENCY_KEY_REQUIRED" | "E_IDEMPOTENCY_KEY_INVALID" | "E_MALFORMED_REQUEST" | "E_AUTH_MISSING" | "E_AUTH_INVALID" | "E_DOWNLOAD_URL_EXPIRED" | "E_DOWNLOAD_URL_INVALID" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_REQUEST_TIMEOUT" | "E_IDEMPOTENCY_KEY_REUSED" | "E_IDEMPOTENCY_KEY_IN_PROGRESS" | "E_FORMATION_ALREADY_FINAL" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_EXPECTATION_FAILED" | "E_RATE_LIMITED" | "E_HEADERS_TOO_LARGE" | "E_INTERNAL" | "E_SERVICE_UNAVAILABLE";
         /**
          * FieldErrorCode
          * @description The code of one problem in `error.details` of a `400 E_VALIDATION_FAILED`. New codes may be added within `v1`.

@@ -42,6 +42,12 @@ export interface MockConfig {
   /** What the request journal may hold, in bytes. */
   journalMaxBytes: number;
   maxBodyBytes: number;
+  /** How long a client may take to send a request's line and headers (Node's `headersTimeout`); then 408. */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included (Node's `requestTimeout`); then 408. */
+  requestTimeoutMs: number;
+  /** How long an idle connection is kept open for the next request (Node's `keepAliveTimeout`). */
+  keepAliveTimeoutMs: number;
   /** How long a document download URL stays valid (the contract publishes 15 minutes). */
   downloadUrlTtlMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -82,6 +88,9 @@ const options: Option[] = [
   { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', type: 'string', placeholder: 'N', help: "idempotency records kept per partner, that partner's oldest dropped first (default 100000)" },
   { flag: 'journal-size', env: 'JOURNAL_SIZE', type: 'string', placeholder: 'SIZE', help: 'what the request journal may hold, e.g. 512KiB, 16MiB (default 16MiB); the oldest entries go first' },
   { flag: 'unhandled-operations', env: 'UNHANDLED_OPERATIONS', type: 'string', placeholder: 'MODE', help: 'refuse (default: the mock does not start when the contract has an operation it has no handler for) or examples (answer those from the contract\'s examples, with Prism)' },
+  { flag: 'headers-timeout', env: 'HEADERS_TIMEOUT', type: 'string', placeholder: 'DURATION', help: "how long a client may take to send a request's line and headers before it is answered 408 and disconnected (default 10s)" },
+  { flag: 'request-timeout', env: 'REQUEST_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a client may take to send a whole request, body included, before it is answered 408 and disconnected (default 30s; at least --headers-timeout)' },
+  { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long an idle connection is kept open for the next request (default 65s: longer than the 60s of most proxies in front)' },
   { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: 'how long document download URLs stay valid (default 15m, as published)' },
   { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
   { flag: 'log-format', env: 'LOG_FORMAT', type: 'string', placeholder: 'FORMAT', help: 'pretty (default on a terminal) or json (default otherwise)' },
@@ -155,6 +164,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
   const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !/^dk_(test|live)_[A-Za-z0-9]{24,64}$/.test(key));
   if (foreign) throw new ConfigError(`--api-keys: ${foreign.slice(0, 12)}… is not a well-formed ${prefix} key for the ${environment} environment`);
+  const headersTimeoutMs = positive(duration(value('headers-timeout') ?? '10s', 'headers-timeout'), 'headers-timeout');
+  const requestTimeoutMs = positive(duration(value('request-timeout') ?? '30s', 'request-timeout'), 'request-timeout');
+  // Node refuses a headers timeout longer than the request's; so does the mock, naming the flags.
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`--headers-timeout (${headersTimeoutMs}ms) must not be longer than --request-timeout (${requestTimeoutMs}ms)`);
 
   return {
     help: false,
@@ -181,6 +194,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
       journalMaxBytes: size(value('journal-size') ?? '16MiB', 'journal-size', 64 * 1024, 1024 ** 3),
       maxBodyBytes: 1024 * 1024,
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs: positive(duration(value('keep-alive-timeout') ?? '65s', 'keep-alive-timeout'), 'keep-alive-timeout'),
       downloadUrlTtlMs: duration(value('download-url-ttl') ?? '15m', 'download-url-ttl'),
       logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
       logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),

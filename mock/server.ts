@@ -22,6 +22,7 @@ import { createDownloadUrlSigner } from './documents/signed-url.ts';
 import { createDocumentFactory } from './formation/document-factory.ts';
 import { createFormationEngine } from './formation/formation-engine.ts';
 import { createCursorCodec } from './http/cursor.ts';
+import { createProtocolGuard } from './http/client-error.ts';
 import { createAnswerFinaliser } from './http/finalise-answer.ts';
 import { composePipeline } from './http/pipeline.ts';
 import { parseRequestTarget } from './http/request-target.ts';
@@ -168,14 +169,28 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     },
   });
 
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      logger.error({ err: error }, 'request failed outside the pipeline');
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ payload: null, error: { code: 'E_INTERNAL', message: 'An unexpected error occurred.', requestId: 'unknown' } }));
-    });
-  });
-  server.keepAliveTimeout = 65_000;
+  const protocol = createProtocolGuard(logger);
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Node looks for requests past their timeouts every 30 s by default: a 10 s limit could then hold 40 s.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+      // Checked by the protocol guard instead, which answers with the envelope rather than Node's bare 400.
+      requireHostHeader: false,
+    },
+    protocol.guard((request, response) => {
+      void handle(request, response).catch((error: unknown) => {
+        logger.error({ err: error }, 'request failed outside the pipeline');
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ payload: null, error: { code: 'E_INTERNAL', message: 'An unexpected error occurred.', requestId: 'unknown' } }));
+      });
+    }),
+  );
+  // Refusals before routing (malformed framing, headers over 16 KiB, too slow, an unmet Expect) carry the envelope.
+  server.on('clientError', protocol.clientError);
+  server.on('checkExpectation', protocol.checkExpectation);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = parseRequestTarget(request.url);

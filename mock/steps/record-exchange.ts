@@ -1,15 +1,28 @@
-/** One log line per request (id, operation, status, duration), and the same in the request journal. */
+/**
+ * One log line per request (id, operation, status, duration), and the same in the request journal.
+ *
+ * A request whose client left before its body was whole is journaled as 499 (nginx's "client closed request") and
+ * logged at info: it did happen, and someone looking for it in the journal finds it, but nobody got an answer and
+ * the mock did nothing wrong, so it is neither a 5xx nor an error. One answered on its socket while its body was
+ * read (broken chunk framing, too slow: see http/client-error.ts) is journaled with the status it was sent.
+ */
 import type { Logger } from 'pino';
+import { clientClosedRequest, refusalOf, RequestAborted } from '../http/client-error.ts';
 import type { Step } from '../http/pipeline.ts';
 import type { RequestJournal } from '../admin/request-journal.ts';
 
 export function recordExchange(options: { logger: Logger; journal: RequestJournal }): Step {
   return async (exchange, next) => {
+    let aborted: RequestAborted | undefined;
     try {
       await next();
+    } catch (error) {
+      if (error instanceof RequestAborted) aborted = error;
+      throw error;
     } finally {
       const durationMs = Number(process.hrtime.bigint() - exchange.startedAt) / 1e6;
-      const status = exchange.response?.status ?? 500;
+      const refused = refusalOf(exchange.request);
+      const status = refused?.status ?? (aborted ? clientClosedRequest : (exchange.response?.status ?? 500));
       const entry = {
         atMs: Date.now(),
         requestId: exchange.requestId,
@@ -21,13 +34,21 @@ export function recordExchange(options: { logger: Logger; journal: RequestJourna
         ...(exchange.partner ? { partnerId: exchange.partner.id } : {}),
         partner: exchange.partner?.maskedKey ?? null,
         replayed: exchange.replayed === true,
-        errorCode: errorCodeOf(exchange.response?.json),
+        errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
         ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
       };
       options.journal.add(entry);
       if (options.logger.isLevelEnabled(status >= 500 ? 'error' : 'info')) {
         options.logger[status >= 500 ? 'error' : 'info'](
-          { requestId: entry.requestId, operationId: entry.operationId, status, ms: entry.durationMs, ...(entry.errorCode ? { code: entry.errorCode } : {}), ...(entry.replayed ? { replayed: true } : {}) },
+          {
+            requestId: entry.requestId,
+            operationId: entry.operationId,
+            status,
+            ms: entry.durationMs,
+            ...(entry.errorCode ? { code: entry.errorCode } : {}),
+            ...(entry.replayed ? { replayed: true } : {}),
+            ...(aborted && !refused ? { reason: `the client left before its request was whole (${aborted.reason})` } : {}),
+          },
           `${entry.method} ${entry.path} ${status}`,
         );
       }

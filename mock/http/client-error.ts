@@ -1,0 +1,171 @@
+/**
+ * Requests no route sees, or sees cut short, answered as the contract answers everything else.
+ *
+ * Node refuses some requests before any route: a request line or headers it cannot parse or that are over its
+ * 16 KiB limit, a bad or duplicate Content-Length, a Transfer-Encoding other than chunked or beside a Content-Length,
+ * broken chunk framing, chunk extensions over 16 KiB, a request not received within the timeouts. It reports them on
+ * the server's `clientError` event, where the only way to answer is to write the bytes on the socket itself; with no
+ * listener, Node writes a bare status line. Here each gets the API's envelope with an `x-request-id`,
+ * `content-type: application/json` and `connection: close`. So do two things Node lets through but the mock must not:
+ * two Host headers (or none, in HTTP/1.1: Node's own check answers a bare 400, so it is switched off and made here),
+ * and an `Expect` the mock cannot meet (417, Node's `checkExpectation` event).
+ *
+ * A request whose framing breaks once a route has it (its body's chunks) is answered here too, with the request id
+ * its exchange already has, and the refusal is remembered so that the journal records what was sent. What cannot be
+ * answered is not: a connection the client reset or closed (`RequestAborted` tells the pipeline, which journals 499),
+ * and a request whose answer has already begun (after a 413, say): its connection is only closed.
+ */
+import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import type { ErrorCode } from '../../generated/openapi.js';
+import { newRequestId } from '../steps/assign-request-id.ts';
+import type { Exchange } from './exchange.ts';
+
+/** nginx's "client closed request": the client left before its request was whole, so nobody got an answer. */
+export const clientClosedRequest = 499;
+
+/**
+ * Thrown by a step reading a request whose stream ended before its body did: the client left (or its connection was
+ * refused on the socket, see `refusalOf`). Nobody waits for an answer, so none is written.
+ */
+export class RequestAborted extends Error {
+  override name = 'RequestAborted';
+  constructor(readonly reason: string) {
+    super(`the request ended before its body was complete: ${reason}`);
+  }
+}
+
+export interface Refusal {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+/** Requests answered on their socket after a route had them: the journal records this answer, not the pipeline's. */
+const refused = new WeakMap<IncomingMessage, Refusal>();
+/** The exchange of each request a pipeline serves, for its request id. */
+const exchanges = new WeakMap<IncomingMessage, Exchange>();
+
+export function refusalOf(request: IncomingMessage): Refusal | undefined {
+  return refused.get(request);
+}
+
+/** Called by whatever serves a request through a pipeline, so that a refusal on its socket carries its request id. */
+export function noteExchange(exchange: Exchange): void {
+  exchanges.set(exchange.request, exchange);
+}
+
+// The contract's RequestId: 1 to 200 visible ASCII characters (steps/assign-request-id.ts applies the same rule).
+const validRequestId = /^[!-~]{1,200}$/;
+
+function requestIdOf(request: IncomingMessage | undefined): string {
+  const assigned = request && exchanges.get(request)?.requestId;
+  if (assigned) return assigned;
+  const sent = request?.headers['x-request-id'];
+  return typeof sent === 'string' && validRequestId.test(sent) ? sent : newRequestId();
+}
+
+const kib = Math.round(maxHeaderSize / 1024);
+
+/** What an error Node reports on `clientError` is answered with; `undefined`: nothing can be, or needs to be. */
+function refusalFor(error: Error & { code?: string; reason?: unknown }): Refusal | undefined {
+  switch (error.code) {
+    case 'ECONNRESET':
+    // The client closed its side before its request was whole: treated as gone (the pipeline journals 499).
+    case 'HPE_INVALID_EOF_STATE':
+      return undefined;
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'E_HEADERS_TOO_LARGE', message: `The request line and headers are over ${kib} KiB.` };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, code: 'E_PAYLOAD_TOO_LARGE', message: `The body's chunk extensions are over ${kib} KiB.` };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'E_REQUEST_TIMEOUT', message: 'The request was not received in time; send it again, whole and without pauses.' };
+    default: {
+      // llhttp's reasons are its own fixed phrases ("Invalid character in Content-Length"), never the request's bytes.
+      const reason = typeof error.reason === 'string' && error.reason !== '' ? error.reason : 'it cannot be parsed';
+      return { status: 400, code: 'E_MALFORMED_REQUEST', message: `The request is not valid HTTP/1.1: ${reason}.` };
+    }
+  }
+}
+
+function envelope(refusal: Refusal, requestId: string): string {
+  return JSON.stringify({ payload: null, error: { code: refusal.code, message: refusal.message, requestId } });
+}
+
+/** How long a refused connection stays open after its answer, for the client to read it before the socket goes. */
+const lingerMs = 1_000;
+
+export interface ProtocolGuard {
+  /** Wraps the server's request listener: refuses two Host headers, or none in HTTP/1.1, and notes the request in flight. */
+  guard(listener: RequestListener): RequestListener;
+  /** The server's `clientError` listener. */
+  clientError(error: Error, socket: Duplex): void;
+  /** The server's `checkExpectation` listener: an `Expect` other than `100-continue`. */
+  checkExpectation(request: IncomingMessage, response: ServerResponse): void;
+}
+
+export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): ProtocolGuard {
+  /** The request each connection is on, for a refusal that comes once a route has it. */
+  const current = new WeakMap<Duplex, { request: IncomingMessage; response: ServerResponse }>();
+
+  const answer = (response: ServerResponse, request: IncomingMessage, refusal: Refusal, reason: string) => {
+    const requestId = requestIdOf(request);
+    const body = envelope(refusal, requestId);
+    logger.info({ requestId, status: refusal.status, code: refusal.code, reason }, 'request refused before routing');
+    response.writeHead(refusal.status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    response.end(body);
+  };
+
+  return {
+    guard(listener) {
+      return (request, response) => {
+        current.set(request.socket, { request, response });
+        let hosts = 0;
+        for (let index = 0; index < request.rawHeaders.length; index += 2) if (request.rawHeaders[index]?.toLowerCase() === 'host') hosts += 1;
+        const needsHost = request.httpVersionMajor > 1 || (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1);
+        if (hosts > 1 || (hosts === 0 && needsHost)) {
+          const message = hosts === 0 ? 'The request has no Host header.' : `The request has ${hosts} Host headers; send one.`;
+          answer(response, request, { status: 400, code: 'E_MALFORMED_REQUEST', message }, hosts === 0 ? 'no Host header' : 'several Host headers');
+          return;
+        }
+        listener(request, response);
+      };
+    },
+
+    clientError(error: Error & { code?: string }, socket) {
+      const inFlight = current.get(socket);
+      // A request a route has, whose answer is not written yet; one already answered is another's past.
+      const request = inFlight && !inFlight.response.writableEnded ? inFlight : undefined;
+      const refusal = refusalFor(error);
+      if (!refusal || !socket.writable || request?.response.headersSent) {
+        logger.debug({ reason: error.code ?? error.message, ...(request ? { requestId: requestIdOf(request.request) } : {}) }, 'connection closed without an answer');
+        socket.destroy();
+        return;
+      }
+      const requestId = requestIdOf(request?.request);
+      if (request) refused.set(request.request, refusal);
+      logger.info({ requestId, status: refusal.status, code: refusal.code, reason: error.code }, 'request refused before routing');
+      const body = envelope(refusal, requestId);
+      socket.end(
+        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\n` +
+          `date: ${new Date().toUTCString()}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+          `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      // Closing at once could reset the connection under bytes the client still sends, and lose the answer with it.
+      const linger = setTimeout(() => socket.destroy(), lingerMs);
+      linger.unref();
+      socket.once('close', () => clearTimeout(linger));
+    },
+
+    checkExpectation(request, response) {
+      current.set(request.socket, { request, response });
+      answer(response, request, { status: 417, code: 'E_EXPECTATION_FAILED', message: 'The only expectation the API meets is Expect: 100-continue.' }, 'unmet Expect');
+    },
+  };
+}
