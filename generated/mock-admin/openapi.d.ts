@@ -547,7 +547,9 @@ export interface components {
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
          *
-         *     The API's other codes are not answered by admin routes.
+         *     Refusals before routing (see the API's description) reach admin paths too, with the same codes: `400
+         *     E_MALFORMED_REQUEST`, `408 E_REQUEST_TIMEOUT`, `417 E_EXPECTATION_FAILED`, `431 E_HEADERS_TOO_LARGE`. The
+         *     API's other codes are not answered by admin routes.
          * @example E_ADMIN_TOKEN_MISSING
          */
         AdminErrorCode: components["schemas"]["ErrorCode"] | ("E_ADMIN_TOKEN_MISSING" | "E_ADMIN_TOKEN_INVALID" | "E_CROSS_SITE_REQUEST" | "E_HOST_NOT_ALLOWED" | "E_WEBHOOK_ENDPOINT_LIMIT");
