@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { Environment } from './auth/api-keys.ts';
+import { wellFormedKey, type Environment } from './auth/api-keys.ts';
 import { defaultContractPath } from '../contract-model/document.ts';
 import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from './store/open-store.ts';
 import { StoreError } from './store/store-error.ts';
@@ -162,7 +162,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   if (publicUrl !== undefined) url(publicUrl, 'public-url');
   const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
   const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
-  const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !/^dk_(test|live)_[A-Za-z0-9]{24,64}$/.test(key));
+  const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !wellFormedKey.test(key));
   if (foreign) throw new ConfigError(`--api-keys: ${foreign.slice(0, 12)}… is not a well-formed ${prefix} key for the ${environment} environment`);
   const headersTimeoutMs = positive(duration(value('headers-timeout') ?? '10s', 'headers-timeout'), 'headers-timeout');
   const requestTimeoutMs = positive(duration(value('request-timeout') ?? '30s', 'request-timeout'), 'request-timeout');
@@ -230,11 +230,12 @@ function onOff(raw: string, name: string): boolean {
 
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** `250ms`, `1.5s`, `5m`, `24h`, or a bare number of milliseconds. */
+/** `250ms`, `1.5s`, `5m`, `24h`: a number and its unit. */
 export function duration(raw: string, name: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw);
-  if (!match) throw new ConfigError(`--${name} must be a duration such as 500ms, 2s, 5m or 24h; got ${JSON.stringify(raw)}`);
-  return Math.round(Number(match[1]) * (units[match[2] ?? 'ms'] as number));
+  // The unit is required: `20` could mean 20 ms or 20 s, and a wrong guess is a mock 1000 times too slow or fast.
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw);
+  if (!match) throw new ConfigError(`--${name} must be a duration with its unit (ms, s, m or h), such as 500ms, 2s, 5m or 24h; got ${JSON.stringify(raw)}`);
+  return Math.round(Number(match[1]) * (units[match[2] as string] as number));
 }
 
 const sizeUnits: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };

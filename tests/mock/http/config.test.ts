@@ -159,10 +159,15 @@ describe('parseConfig', () => {
     expect(configOf([], { PORT: '', MOCK_ENVIRONMENT: '' })).toMatchObject({ port: 4010, environment: 'sandbox' });
   });
 
-  it('reads durations in ms, s, m and h, and bare milliseconds', () => {
-    const config = configOf(['--webhook-retry-delays', '20,1.5s,2m,1h', '--formation-step-delay', '20']);
+  it('reads durations in ms, s, m and h', () => {
+    const config = configOf(['--webhook-retry-delays', '20ms,1.5s,2m,1h', '--formation-step-delay', '20ms']);
     expect(config.webhookRetryDelaysMs).toEqual([20, 1500, 120_000, 3_600_000]);
     expect(config.formationStepDelayMs).toBe(20);
+  });
+
+  it('refuses a duration without its unit, rather than guess milliseconds', () => {
+    expect(refusal(['--formation-step-delay', '20']).message).toMatch(/--formation-step-delay .*unit.*got "20"/);
+    expect(refusal(['--webhook-retry-delays', '1s,20']).message).toContain('--webhook-retry-delays');
   });
 
   it.each([
