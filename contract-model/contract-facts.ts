@@ -3,7 +3,8 @@
  * types them again: the API key's format and prefixes (`x-key-format`, `x-key-prefixes` on the `ApiKey` security
  * scheme), the entity-name suffixes (`x-entity-suffixes` on `CompanyName`), the officer roles a CCorp needs and
  * those one officer at most may hold (`x-required-roles`, `x-single-holder-roles` on its `executiveMembers`), and
- * the bounds of an error's `details` and of a field pointer. `npm run generate` also writes them to
+ * the bounds of an error's `details` and of a field pointer, and the formats of `x-request-id` and `Idempotency-Key`
+ * (checked by steps that run before request validation, which must still answer by the contract's rule). `npm run generate` also writes them to
  * generated/contract-facts.ts for code that does not read the bundle at run time (the client).
  */
 import type { ContractDocument, JsonObject } from './document.ts';
@@ -13,6 +14,8 @@ export interface ContractFacts {
   entitySuffixes: { LLC: string[]; CCorp: string[] };
   officerRoles: { required: string[]; singleHolder: string[] };
   errorDetails: { maxItems: number; maxFieldLength: number };
+  /** The patterns of `x-request-id` (the RequestId schema) and `Idempotency-Key` (its parameter's schema). */
+  headerFormats: { requestId: string; idempotencyKey: string };
 }
 
 export function readContractFacts(document: ContractDocument): ContractFacts {
@@ -24,6 +27,8 @@ export function readContractFacts(document: ContractDocument): ContractFacts {
   const members = at(components, ['schemas', 'CCorpFormationRequest', 'properties', 'executiveMembers'], 'CCorpFormationRequest.executiveMembers');
   const details = at(components, ['schemas', 'Error', 'properties', 'details'], 'Error.details');
   const field = at(components, ['schemas', 'FieldError', 'properties', 'field'], 'FieldError.field');
+  const requestId = at(components, ['schemas', 'RequestId'], 'the RequestId schema');
+  const idempotencyKey = at(components, ['parameters', 'IdempotencyKey', 'schema'], 'the Idempotency-Key parameter schema');
   return {
     apiKey: {
       format: text(apiKey['x-key-format'], 'ApiKey x-key-format'),
@@ -35,6 +40,7 @@ export function readContractFacts(document: ContractDocument): ContractFacts {
       singleHolder: texts(members['x-single-holder-roles'], 'executiveMembers x-single-holder-roles'),
     },
     errorDetails: { maxItems: count(details.maxItems, 'Error.details maxItems'), maxFieldLength: count(field.maxLength, 'FieldError.field maxLength') },
+    headerFormats: { requestId: text(requestId.pattern, 'RequestId pattern'), idempotencyKey: text(idempotencyKey.pattern, 'Idempotency-Key pattern') },
   };
 }
 

@@ -40,5 +40,9 @@ export const contractFacts: ContractFacts = {
   "errorDetails": {
     "maxItems": 100,
     "maxFieldLength": 512
+  },
+  "headerFormats": {
+    "requestId": "^[!-~]{1,200}$",
+    "idempotencyKey": "^[!-~]{1,255}$"
   }
 };

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import Negotiator from 'negotiator';
-import { newRequestId } from '../steps/assign-request-id.ts';
+import { newRequestId, validRequestId } from '../steps/assign-request-id.ts';
 
 export interface StaticDocument {
   contentType: string;
@@ -65,7 +65,7 @@ export function createStaticDocuments(documents: Record<string, StaticDocument>)
 
 function refuseMethod(request: IncomingMessage, response: ServerResponse): void {
   const sent = request.headers['x-request-id'];
-  const requestId = typeof sent === 'string' && /^[!-~]{1,200}$/.test(sent) ? sent : newRequestId();
+  const requestId = typeof sent === 'string' && validRequestId.test(sent) ? sent : newRequestId();
   const error = { code: 'E_METHOD_NOT_ALLOWED', message: `${request.method ?? ''} is not allowed here; allowed: GET, HEAD.`, requestId };
   request.resume();
   response.writeHead(405, { 'content-type': 'application/json', allow: 'GET, HEAD', 'x-request-id': requestId }).end(JSON.stringify({ payload: null, error }));

@@ -19,7 +19,7 @@ import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
-import { newRequestId } from '../steps/assign-request-id.ts';
+import { newRequestId, validRequestId } from '../steps/assign-request-id.ts';
 import type { Exchange } from './exchange.ts';
 
 /** nginx's "client closed request": the client left before its request was whole, so nobody got an answer. */
@@ -55,9 +55,6 @@ export function refusalOf(request: IncomingMessage): Refusal | undefined {
 export function noteExchange(exchange: Exchange): void {
   exchanges.set(exchange.request, exchange);
 }
-
-// The contract's RequestId: 1 to 200 visible ASCII characters (steps/assign-request-id.ts applies the same rule).
-const validRequestId = /^[!-~]{1,200}$/;
 
 function requestIdOf(request: IncomingMessage | undefined): string {
   const assigned = request && exchanges.get(request)?.requestId;

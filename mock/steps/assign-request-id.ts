@@ -1,8 +1,10 @@
 /** Every answer carries `x-request-id`: the caller's, when it is a valid one, or a generated one. */
 import { randomBytes } from 'node:crypto';
+import { contractFacts } from '../../generated/contract-facts.ts';
 import type { Step } from '../http/pipeline.ts';
 
-const validRequestId = /^[!-~]{1,200}$/;
+/** The contract's RequestId pattern (generated/contract-facts.ts). */
+export const validRequestId = new RegExp(contractFacts.headerFormats.requestId);
 
 export const assignRequestId: Step = (exchange, next) => {
   const sent = exchange.request.headers['x-request-id'];

@@ -5,6 +5,7 @@
  * Records live in the store, per partner: a replay works after a restart and on any replica, and the key is held
  * by one request at a time across all of them, under a lock that a crashed holder cannot keep past its expiry.
  */
+import { contractFacts } from '../../generated/contract-facts.ts';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
@@ -13,7 +14,8 @@ import type { Step } from '../http/pipeline.ts';
 import { fingerprintOf } from '../idempotency/fingerprint.ts';
 import type { IdempotencyLock, IdempotencyRecords } from '../store/store.ts';
 
-const validKey = /^[!-~]{1,255}$/;
+/** The contract's Idempotency-Key pattern (generated/contract-facts.ts). */
+const validKey = new RegExp(contractFacts.headerFormats.idempotencyKey);
 
 /** How long a key stays held without a sign of life from its request; renewed while the request runs. */
 export const idempotencyLockMs = 10_000;
