@@ -47,6 +47,11 @@ export interface ContractOperation {
   parameters: ContractParameter[];
   requestBody?: { required: boolean; content: ContractContent };
   responses: Map<string, ContractResponse>;
+  /**
+   * The query string is signed as a whole (`x-signed-query`: a download URL): its shape is the signature check's
+   * to refuse, with the operation's own code, not the generic validation's.
+   */
+  signedQuery: boolean;
   /** Set when the operation is deprecated: its answers then carry `Deprecation` and `Sunset`. */
   deprecation?: Deprecation;
 }
@@ -111,6 +116,7 @@ function operationsOf(document: ContractDocument, pathTemplate: string, rawItem:
             toResponse(document, status, response),
           ]),
         ),
+        signedQuery: raw['x-signed-query'] === true,
         deprecation: readDeprecation(raw),
       },
     ];

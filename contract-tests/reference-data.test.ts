@@ -112,6 +112,12 @@ describe('listNaicsCodes', () => {
     expect(byPrefix.items.every((industry) => industry.code.startsWith('5415'))).toBe(true);
   });
 
+  it('refuses a query parameter it does not take, rather than ignore it', async () => {
+    const error = await apiError(api.listNaicsCodes({ search: 'software' } as never));
+    expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(error.details).toContainEqual(expect.objectContaining({ in: 'query', field: '/search', code: 'E_UNKNOWN_FIELD' }));
+  });
+
   it('refuses limit=0', async () => {
     const error = await apiError(api.listNaicsCodes({ limit: 0 }));
     expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);

@@ -560,7 +560,8 @@ export interface components {
          *     | Code | Condition |
          *     |---|---|
          *     | `E_REQUIRED` | A required property or parameter is missing. |
-         *     | `E_UNKNOWN_FIELD` | The body has a property the contract does not define. |
+         *     | `E_UNKNOWN_FIELD` | The body has a property, or the query a parameter, the contract does not define for the operation. |
+         *     | `E_PARAMETER_REPEATED` | A query parameter is given more than once (`?limit=1&limit=100`): which one counts would be a guess. |
          *     | `E_TYPE` | The value has the wrong JSON type. |
          *     | `E_FORMAT` | The value is not of the declared format (email, date, date-time, uri). |
          *     | `E_PATTERN` | The value does not match the declared pattern. |
@@ -584,7 +585,7 @@ export interface components {
          * @example E_OWNERSHIP_TOTAL_INVALID
          * @enum {string}
          */
-        FieldErrorCode: "E_REQUIRED" | "E_UNKNOWN_FIELD" | "E_TYPE" | "E_FORMAT" | "E_PATTERN" | "E_TOO_SHORT" | "E_TOO_LONG" | "E_OUT_OF_RANGE" | "E_NOT_ALLOWED_VALUE" | "E_TOO_FEW_ITEMS" | "E_TOO_MANY_ITEMS" | "E_DUPLICATE_ITEMS" | "E_INVALID" | "E_CURSOR_INVALID" | "E_CUSTOMER_NOT_FOUND" | "E_STATE_UNKNOWN" | "E_COUNTRY_UNKNOWN" | "E_NAICS_CODE_UNKNOWN" | "E_ENTITY_SUFFIX_MISMATCH" | "E_OWNERSHIP_TOTAL_INVALID" | "E_OFFICER_ROLE_MISSING" | "E_OFFICER_ROLE_DUPLICATED";
+        FieldErrorCode: "E_REQUIRED" | "E_UNKNOWN_FIELD" | "E_PARAMETER_REPEATED" | "E_TYPE" | "E_FORMAT" | "E_PATTERN" | "E_TOO_SHORT" | "E_TOO_LONG" | "E_OUT_OF_RANGE" | "E_NOT_ALLOWED_VALUE" | "E_TOO_FEW_ITEMS" | "E_TOO_MANY_ITEMS" | "E_DUPLICATE_ITEMS" | "E_INVALID" | "E_CURSOR_INVALID" | "E_CUSTOMER_NOT_FOUND" | "E_STATE_UNKNOWN" | "E_COUNTRY_UNKNOWN" | "E_NAICS_CODE_UNKNOWN" | "E_ENTITY_SUFFIX_MISMATCH" | "E_OWNERSHIP_TOTAL_INVALID" | "E_OFFICER_ROLE_MISSING" | "E_OFFICER_ROLE_DUPLICATED";
         /**
          * FieldError
          * @description One problem found while validating a request.

@@ -42,10 +42,13 @@ export function compileRequestValidator(
   const bodySchema = operation.requestBody?.content.get('application/json');
   const body = bodySchema ? compileBody(document, bodySchema, compiler) : undefined;
   const bodyRequired = operation.requestBody?.required === true;
+  const queryNames = operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+  const checkQueryShape = !operation.signedQuery;
 
   return (parts) => {
     const details: FieldError[] = [];
     const validated: ValidatedRequest = { pathParams: {}, query: {}, body: parts.body };
+    if (checkQueryShape) details.push(...queryShapeProblems(parts.query, queryNames));
     for (const parameter of parameters) {
       const raw = parameter.read(parts);
       if (raw === undefined) {
@@ -66,6 +69,28 @@ export function compileRequestValidator(
     }
     return details.length > 0 ? { ok: false, details } : { ok: true, request: validated };
   };
+}
+
+/**
+ * Bodies refuse unknown properties; so do queries, where a misspelt filter (`customerId` for `serviceCustomerId`)
+ * would otherwise be ignored and list everything. A parameter given twice is refused too: which value counts
+ * would be a guess, and proxies and frameworks guess differently.
+ */
+function queryShapeProblems(query: URLSearchParams, known: readonly string[]): FieldError[] {
+  const problems: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const name of query.keys()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const field = `/${escapeToken(name)}`;
+    if (!known.includes(name)) {
+      const takes = known.length === 0 ? 'takes no query parameter' : `takes ${known.join(', ')}`;
+      problems.push({ in: 'query', field, code: 'E_UNKNOWN_FIELD', message: `Unknown query parameter; this operation ${takes}.` });
+    } else if (query.getAll(name).length > 1) {
+      problems.push({ in: 'query', field, code: 'E_PARAMETER_REPEATED', message: 'Given more than once; send it once.' });
+    }
+  }
+  return problems;
 }
 
 interface CompiledParameter {

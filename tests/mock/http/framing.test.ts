@@ -38,7 +38,7 @@ describe('response framing', () => {
   });
 
   it('counts bytes, not characters, for a body with non-ASCII text', async () => {
-    const answer = await rawCall('GET', '/v1/partner/reference/countries?q=%C3%85land');
+    const answer = await rawCall('GET', '/v1/partner/reference/countries?limit=20');
     expect(answer.status).toBe(200);
     expect(answer.body.toString('utf8')).toContain('Åland');
     expect(Number(answer.headers['content-length'])).toBe(answer.body.length);

@@ -114,6 +114,21 @@ describe('parameters', () => {
     expect(validationDetails(await get('/v1/partner/reference/states?limit=1.5'))).toContainEqual(expect.objectContaining({ in: 'query', field: '/limit', code: 'E_TYPE' }));
   });
 
+  it('refuse an unknown query parameter with E_UNKNOWN_FIELD, naming the ones the operation takes', async () => {
+    // customerId is not a filter of listCompanies (serviceCustomerId is): it must not silently list everything.
+    const details = validationDetails(await get('/v1/partner/companies?customerId=cus_AAAAAAAAAAAAAAAAAAAAAAAA'));
+    expect(details).toEqual([{ in: 'query', field: '/customerId', code: 'E_UNKNOWN_FIELD', message: expect.stringContaining('serviceCustomerId') }]);
+    expect(validationDetails(await get('/v1/partner/reference/naics-codes?search=software'))).toEqual([
+      expect.objectContaining({ in: 'query', field: '/search', code: 'E_UNKNOWN_FIELD' }),
+    ]);
+  });
+
+  it('refuse a query parameter given twice with E_PARAMETER_REPEATED', async () => {
+    expect(validationDetails(await get('/v1/partner/reference/states?limit=1&limit=100'))).toEqual([
+      { in: 'query', field: '/limit', code: 'E_PARAMETER_REPEATED', message: expect.any(String) },
+    ]);
+  });
+
   it('refuse an enum query value with E_NOT_ALLOWED_VALUE', async () => {
     expect(validationDetails(await get('/v1/partner/companies?status=DONE'))).toEqual([
       { in: 'query', field: '/status', code: 'E_NOT_ALLOWED_VALUE', message: expect.any(String) },
