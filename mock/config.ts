@@ -53,6 +53,8 @@ export interface MockConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logFormat: 'pretty' | 'json';
   contractPath: string;
+  /** Which pages may call the API routes from a browser: any (`*`), these origins, or none (an empty list). */
+  cors: { origins: '*' | string[] };
 }
 
 export class ConfigError extends Error {
@@ -92,6 +94,7 @@ const options: Option[] = [
   { flag: 'request-timeout', env: 'REQUEST_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a client may take to send a whole request, body included, before it is answered 408 and disconnected (default 30s; at least --headers-timeout)' },
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long an idle connection is kept open for the next request (default 65s: longer than the 60s of most proxies in front)' },
   { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: 'how long document download URLs stay valid (default 15m, as published)' },
+  { flag: 'cors', env: 'CORS', type: 'string', placeholder: 'ORIGINS', help: "which web pages may call the API routes: * (default: any, for local prototyping), a comma-separated list of origins such as http://localhost:3000, or off. Admin routes never allow other sites" },
   { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
   { flag: 'log-format', env: 'LOG_FORMAT', type: 'string', placeholder: 'FORMAT', help: 'pretty (default on a terminal) or json (default otherwise)' },
   { flag: 'contract', env: 'CONTRACT_PATH', type: 'string', placeholder: 'FILE', help: 'the bundled contract to serve (default generated/openapi.json)' },
@@ -201,8 +204,28 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
       logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
       contractPath: value('contract') ?? defaultContractPath,
+      cors: corsOrigins(value('cors') ?? '*'),
     },
   };
+}
+
+function corsOrigins(raw: string): MockConfig['cors'] {
+  if (raw === '*') return { origins: '*' };
+  if (raw === 'off') return { origins: [] };
+  const origins = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // An origin is exactly scheme://host[:port], as browsers send it in Origin: no path, no trailing slash.
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin) {
+      throw new ConfigError(`--cors takes *, off, or origins such as http://localhost:3000 (scheme, host and port, nothing more); got ${JSON.stringify(origin)}`);
+    }
+  }
+  return { origins };
 }
 
 function oneOf<const T extends readonly string[]>(raw: string, name: string, allowed: T): T[number] {

@@ -42,6 +42,7 @@ import { dispatch } from './steps/dispatch.ts';
 import { enforceIdempotency } from './steps/enforce-idempotency.ts';
 import { gateSandboxOperations } from './steps/gate-sandbox-operations.ts';
 import { injectFaults } from './steps/inject-faults.ts';
+import { allowCrossOrigin } from './steps/allow-cross-origin.ts';
 import { limitRate } from './steps/limit-rate.ts';
 import { readBody, refuseMalformedJson } from './steps/read-body.ts';
 import { recordExchange } from './steps/record-exchange.ts';
@@ -135,6 +136,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
     [
       assignRequestId,
       recordExchange({ logger, journal }),
+      allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
       limitRate({ perSecond: config.rateLimitPerSecond, buckets: store.rateBuckets, keys }),
       routeRequest(createRouter(operations)),
       gateSandboxOperations(config.environment),

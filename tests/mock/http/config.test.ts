@@ -60,6 +60,7 @@ const flags: { flag: string; env: string; value: string }[] = [
   { flag: 'log-level', env: 'LOG_LEVEL', value: 'warn' },
   { flag: 'log-format', env: 'LOG_FORMAT', value: 'pretty' },
   { flag: 'contract', env: 'CONTRACT_PATH', value: '/tmp/other-contract.json' },
+  { flag: 'cors', env: 'CORS', value: 'http://localhost:3000' },
 ];
 
 describe('parseConfig', () => {
@@ -94,6 +95,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       logFormat: process.stdout.isTTY ? 'pretty' : 'json',
       contractPath: defaultContractPath,
+      cors: { origins: '*' },
     });
   });
 
@@ -145,6 +147,7 @@ describe('parseConfig', () => {
       logLevel: 'warn',
       logFormat: 'pretty',
       contractPath: '/tmp/other-contract.json',
+      cors: { origins: ['http://localhost:3000'] },
     });
   });
 
