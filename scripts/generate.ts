@@ -55,7 +55,9 @@ const docs = (bundled: string, file: string, title: string): Step => ({
   make: async (out) => {
     await mkdir(dirname(join(out, file)), { recursive: true });
     // --inlineBundle embeds Redoc itself, so the page renders offline.
-    return run(bin('redocly'), ['build-docs', join(out, bundled), '--inlineBundle', '--title', title, '-o', join(out, file)], quiet);
+    // The template is Redocly's own plus a Content-Security-Policy: nothing outside the page may load.
+    const template = join(root, 'scripts/docs-template.hbs');
+    return run(bin('redocly'), ['build-docs', join(out, bundled), '--inlineBundle', '--template', template, '--title', title, '-o', join(out, file)], quiet);
   },
 });
 

@@ -1,0 +1,73 @@
+/**
+ * The reference docs as a designer opens them: from the file and from the mock. Nothing may load from the network
+ * (Redoc's "API docs by" logo is kept off its CDN by the page's Content-Security-Policy, which blocks it before any
+ * request leaves), every sidebar link must lead to its operation, and a link to an operation opened directly must
+ * show it.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestMock, type TestMock } from '../mock/support/mock-harness.ts';
+import { launchChromium } from './chromium.ts';
+
+const docsFile = fileURLToPath(new URL('../../generated/docs/index.html', import.meta.url));
+let browser: Browser;
+let mock: TestMock;
+
+beforeAll(async () => {
+  [browser, mock] = await Promise.all([launchChromium(), startTestMock()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await mock?.close();
+});
+
+interface Visit {
+  page: Page;
+  /** Requests that reached the network, or failed for another reason than the page's own policy. */
+  problems: string[];
+}
+
+async function visit(url: string, origin: string | undefined): Promise<Visit> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const local = (target: string) => /^(data|blob|file):/.test(target) || (origin !== undefined && target.startsWith(origin));
+  page.on('response', (response) => {
+    if (!local(response.url())) problems.push(`loaded from the network: ${response.url()}`);
+    else if (response.status() >= 400) problems.push(`${response.status()} for ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    // `csp`: blocked by the page's Content-Security-Policy before anything was sent.
+    if (request.failure()?.errorText !== 'csp') problems.push(`failed: ${request.url()} (${request.failure()?.errorText ?? ''})`);
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  return { page, problems };
+}
+
+describe.each([
+  ['from the file', () => `file://${docsFile}`, () => undefined],
+  ['from the mock', () => `${mock.url}/docs`, () => mock.url],
+])('the reference docs %s', (_how, url, origin) => {
+  it('load nothing from the network, and render the contract', async () => {
+    const { page, problems } = await visit(url(), origin());
+    await page.getByText('Partner Formation API').first().waitFor({ state: 'visible' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('lead from a sidebar link to its operation, with nothing failing on the way', async () => {
+    const { page, problems } = await visit(url(), origin());
+    await page.getByText('Customers', { exact: true }).first().click();
+    await page.getByText('Create a customer').first().click();
+    await page.waitForFunction('window.location.hash.toLowerCase().includes("createcustomer")');
+    await page.locator('h1, h2', { hasText: 'Create a customer' }).first().waitFor({ state: 'visible' });
+    expect(problems).toEqual([]);
+    const link = page.url();
+    await page.close();
+
+    const direct = await visit(link, origin());
+    await direct.page.locator('h1, h2', { hasText: 'Create a customer' }).first().waitFor({ state: 'visible' });
+    expect(direct.problems).toEqual([]);
+    await direct.page.close();
+  });
+});
