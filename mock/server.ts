@@ -168,6 +168,7 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
       cursors,
       apiOperationIds: operations.map((op) => op.operationId),
       selfUrl: () => selfUrl,
+      publicUrl: () => baseUrl,
     },
   });
 

@@ -59,13 +59,16 @@ export async function createMockRoutes(options: {
   const compiler = createSchemaCompiler(adminContract);
   let adminDocs: Promise<Buffer> | undefined;
   const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)) });
-  const apiContractJson = Buffer.from(JSON.stringify(options.apiContract));
+  // Made on first request, once the mock knows its URL: the contract it serves lists the mock as its first server,
+  // so that Postman, Insomnia or a generated client pointed at /openapi.json call the mock, not the sandbox.
+  let apiContractJson: Buffer | undefined;
+  const servedContract = () => (apiContractJson ??= Buffer.from(JSON.stringify(withMockServer(options.apiContract, services.publicUrl(), services.config.environment))));
   let apiDocs: Promise<Buffer> | undefined;
   const docs = { contentType: 'text/html; charset=utf-8', read: () => (apiDocs ??= readFile(apiDocsPath)) };
   const serveDocument = createStaticDocuments({
     '/': docs,
     '/docs': docs,
-    '/openapi.json': { contentType: 'application/json', read: async () => apiContractJson },
+    '/openapi.json': { contentType: 'application/json', read: async () => servedContract() },
     // The docs link to it; read on each request, so a release shows without a restart.
     '/CHANGELOG.md': { contentType: 'text/markdown; charset=utf-8', read: () => readFile(changelogPath).catch(() => undefined) },
   });
@@ -101,4 +104,9 @@ export async function createMockRoutes(options: {
       return true;
     },
   };
+}
+
+function withMockServer(contract: ContractDocument, url: string, environment: string): ContractDocument {
+  const server = { url, description: `This mock of the API (its ${environment} environment), for prototyping: see the servers below for the real ones.` };
+  return { ...contract, servers: [server, ...((contract.servers as unknown[] | undefined) ?? [])] };
 }

@@ -46,6 +46,8 @@ export interface AdminServices {
   apiOperationIds: readonly string[];
   /** Where this process answers: a seed calls the API there, not at --public-url (which may be a proxy). */
   selfUrl: () => string;
+  /** Where clients reach the mock (--public-url, or where it listens): the first server of the contract it serves. */
+  publicUrl: () => string;
   adminContract: ContractDocument;
   adminDocs: () => Promise<Buffer>;
 }

@@ -61,3 +61,11 @@ describe('compression', () => {
     expect((await raw('GET', '/docs', { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
   });
 });
+
+describe('/openapi.json', () => {
+  it("lists the mock itself as the first server, before the contract's own, so that imports call the mock", async () => {
+    const served = JSON.parse((await raw('GET', '/openapi.json')).body.toString());
+    expect(served.servers[0]).toEqual({ url: mock.url, description: expect.stringContaining('mock') });
+    expect(served.servers.slice(1).map((server: { url: string }) => server.url)).toEqual(['https://sandbox.api.partner-formation.example', 'https://api.partner-formation.example']);
+  });
+});
