@@ -13,6 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readContractFacts } from '../contract-model/contract-facts.ts';
+import { withCodeSamples } from './code-samples.ts';
 import type { ContractDocument } from '../contract-model/document.ts';
 
 const run = promisify(execFile);
@@ -50,14 +51,27 @@ const types = (bundled: string, file: string): Step => ({
     ),
 });
 
-const docs = (bundled: string, file: string, title: string): Step => ({
+const docs = (bundled: string, file: string, title: string, options: { samples?: boolean } = {}): Step => ({
   file,
   make: async (out) => {
     await mkdir(dirname(join(out, file)), { recursive: true });
+    // The API's docs show request samples (curl and the client) made from the contract's examples, added to a
+    // copy of the bundle outside generated/.
+    const scratch = options.samples ? await mkdtemp(join(tmpdir(), 'docs-')) : undefined;
+    let source = join(out, bundled);
+    if (scratch) {
+      const document = JSON.parse(await readFile(source, 'utf8')) as ContractDocument;
+      source = join(scratch, 'openapi.json');
+      await writeFile(source, JSON.stringify(withCodeSamples(document)));
+    }
     // --inlineBundle embeds Redoc itself, so the page renders offline.
     // The template is Redocly's own plus a Content-Security-Policy: nothing outside the page may load.
     const template = join(root, 'scripts/docs-template.hbs');
-    return run(bin('redocly'), ['build-docs', join(out, bundled), '--inlineBundle', '--template', template, '--title', title, '-o', join(out, file)], quiet);
+    try {
+      return await run(bin('redocly'), ['build-docs', source, '--inlineBundle', '--template', template, '--title', title, '-o', join(out, file)], quiet);
+    } finally {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    }
   },
 });
 
@@ -83,7 +97,7 @@ const steps: Step[] = [
   bundle(contractRoot, 'openapi.dereferenced.json', '--dereferenced'),
   types('openapi.json', 'openapi.d.ts'),
   facts('openapi.json', 'contract-facts.ts'),
-  docs('openapi.json', 'docs/index.html', 'Partner Formation API'),
+  docs('openapi.json', 'docs/index.html', 'Partner Formation API', { samples: true }),
   bundle(adminRoot, 'mock-admin/openapi.json'),
   types('mock-admin/openapi.json', 'mock-admin/openapi.d.ts'),
   docs('mock-admin/openapi.json', 'mock-admin/docs/index.html', 'Partner Formation mock: admin API'),

@@ -35,3 +35,25 @@ describe('the link to the changelog', () => {
     expect(new URL(link!, 'http://localhost:4010/docs').pathname).toBe('/CHANGELOG.md');
   });
 });
+
+describe('the request samples', async () => {
+  const { withCodeSamples } = await import('../../scripts/code-samples.ts');
+  const { loadContractSync } = await import('../../contract-model/document.ts');
+  const { listOperations } = await import('../../contract-model/operations.ts');
+  const contract = loadContractSync();
+  const sampled = withCodeSamples(contract);
+
+  it.each(listOperations(contract).map((operation) => [operation.operationId, operation] as const))('%s has a curl and a client sample', (operationId, operation) => {
+    const raw = (sampled.paths[operation.pathTemplate] as Record<string, Record<string, unknown>>)[operation.method.toLowerCase()];
+    const samples = raw?.['x-codeSamples'] as { lang: string; label: string; source: string }[];
+    expect(samples.map((sample) => sample.label)).toEqual(['curl', 'Client']);
+    expect(samples[0]?.source).toMatch(new RegExp(`^curl -X ${operation.method} 'https://sandbox\\.api\\.partner-formation\\.example/v1/`));
+    expect(samples[0]?.source).not.toMatch(/\{[a-zA-Z]+Id\}/);
+    expect(samples[1]?.source).toContain(operationId === 'downloadCompanyDocument' ? 'api.downloadDocument(' : `api.${operationId}(`);
+  });
+
+  it('are in the docs, and the contract itself stays without them', () => {
+    expect(html).toContain('api.createCustomer(');
+    expect(JSON.stringify(contract)).not.toContain('x-codeSamples');
+  });
+});
