@@ -1,0 +1,44 @@
+/** The `npm test` runner: every stage runs, failures are counted, the summary fits a screen, no colour when piped. */
+import { describe, expect, it } from 'vitest';
+import { formatSummary, runStages } from '../../scripts/test-stages/run-stages.ts';
+
+const node = (code: string): [string, ...string[]] => [process.execPath, '-e', code];
+
+describe('runStages', () => {
+  it('runs every stage after a failure, and reports each', async () => {
+    const output: string[] = [];
+    const results = await runStages(
+      [{ name: 'first', command: node('process.exit(0)') }, { name: 'second', command: node('process.exit(3)') }, { name: 'third', command: node('') }],
+      { colour: true, write: (text) => output.push(text) },
+    );
+    expect(results.map((result) => [result.name, result.outcome, result.exitCode])).toEqual([['first', 'passed', 0], ['second', 'failed', 3], ['third', 'passed', 0]]);
+    expect(output.join('')).toContain('▶ second');
+  });
+
+  it('stops at the first failure with bail, marking the rest not run', async () => {
+    const results = await runStages([{ name: 'fails', command: node('process.exit(1)') }, { name: 'after', command: node('') }], { bail: true, colour: true, write: () => undefined });
+    expect(results.map((result) => result.outcome)).toEqual(['failed', 'skipped']);
+  });
+
+  it('asks the stages for no colour when the output is not a terminal', async () => {
+    const check = "process.exit(process.env.NO_COLOR === '1' && process.env.FORCE_COLOR === '0' ? 0 : 1)";
+    const [piped] = await runStages([{ name: 'piped', command: node(check) }], { colour: false, write: () => undefined });
+    expect(piped?.outcome).toBe('passed');
+  });
+});
+
+describe('formatSummary', () => {
+  it('is one line per stage and a verdict, without colour codes', () => {
+    const summary = formatSummary([
+      { name: 'lint', outcome: 'passed', exitCode: 0, seconds: 4.2 },
+      { name: 'test:unit', outcome: 'failed', exitCode: 1, seconds: 95 },
+      { name: 'test:dredd', outcome: 'skipped', exitCode: null, seconds: 0 },
+    ]);
+    expect(summary).toContain('✔ lint');
+    expect(summary).toMatch(/✖ test:unit\s+95\.0 s {2}\(exit 1\)/);
+    expect(summary).toContain('– test:dredd  not run');
+    expect(summary).toContain('1 of 3 stages failed');
+    expect(summary).not.toMatch(/\u001b\[/);
+    expect(summary.split('\n').length).toBeLessThan(25);
+  });
+});
