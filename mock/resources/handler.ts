@@ -16,6 +16,11 @@ export interface HandlerContextOf<Op> {
   /** Validated against the contract and coerced to its types. */
   path: PathParams<Op>;
   query: Partial<QueryParams<Op>>;
+  /**
+   * The query string as sent, before coercion: for an operation whose query is signed (`x-signed-query`), where
+   * `0900` must not pass for `900`, nor a repeated parameter for a single one.
+   */
+  rawQuery: URLSearchParams;
   body: RequestBody<Op>;
   requestId: string;
   /** Where this server is reached, to build absolute URLs (document downloads). */

@@ -29,6 +29,7 @@ export function dispatch(options: { handlers: object; examples?: ExampleResponde
         partner: exchange.partner,
         path: exchange.validated?.pathParams ?? exchange.pathParams,
         query: exchange.validated?.query ?? {},
+        rawQuery: exchange.url.searchParams,
         body: exchange.body,
         requestId: exchange.requestId,
         baseUrl: options.baseUrl(),

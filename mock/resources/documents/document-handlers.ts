@@ -29,8 +29,11 @@ export function documentHandlers({ store, cursors, signer }: { store: Store; cur
 
     async downloadCompanyDocument(context) {
       const { companyId, documentId } = context.path;
-      const { expires, signature } = context.query;
-      const verdict = signer.verify({ companyId, documentId, expires: expires ?? '', signature: signature ?? '' });
+      // Exactly the URL issued: `expires` and `signature` once each, as sent (not coerced), and nothing else.
+      const query = context.rawQuery;
+      const [expires, signature] = [query.getAll('expires'), query.getAll('signature')];
+      const exact = [...query.keys()].length === 2 && expires.length === 1 && signature.length === 1;
+      const verdict = exact ? signer.verify({ companyId, documentId, expires: expires[0] as string, signature: signature[0] as string }) : 'invalid';
       if (verdict === 'expired') throw new ApiError(403, 'E_DOWNLOAD_URL_EXPIRED', 'This download URL has expired; ask getCompanyDocument for a fresh one.');
       if (verdict !== 'valid') throw new ApiError(403, 'E_DOWNLOAD_URL_INVALID', 'This download URL is not valid; ask getCompanyDocument for a fresh one.');
       const stored = await store.documents.getAnyPartner(companyId, documentId);

@@ -135,6 +135,30 @@ describe('the download URL', () => {
     expect(earlier.json.error.code).toBe('E_DOWNLOAD_URL_INVALID');
   });
 
+  it('refuses, with 403 E_DOWNLOAD_URL_INVALID, every URL that is not exactly the one issued', async () => {
+    const { downloadUrl } = await documentWithUrl(documents[0]!);
+    const url = new URL(downloadUrl);
+    const expires = url.searchParams.get('expires') as string;
+    const signature = url.searchParams.get('signature') as string;
+    const base = `${url.origin}${url.pathname}`;
+    const altered = [
+      `${base}?expires=0${expires}&signature=${signature}`,
+      `${base}?expires=${expires}.0&signature=${signature}`,
+      `${base}?expires=${(Number(expires) / 1e9).toFixed(9).replace(/0+$/, '')}e9&signature=${signature}`,
+      `${downloadUrl}&signature=${signature}`,
+      `${downloadUrl}&signature=AAAA`,
+      `${downloadUrl}&expires=${expires}`,
+      `${base}?expires=${Number(expires) + 99}&expires=${expires}&signature=${signature}`,
+      `${downloadUrl}&download=1`,
+    ];
+    for (const candidate of altered) {
+      const answer = await download(candidate);
+      expect([answer.status, answer.json?.error?.code], candidate).toEqual([403, 'E_DOWNLOAD_URL_INVALID']);
+    }
+    expect((await download(`${base}?signature=${signature}&expires=${expires}`)).status).toBe(200);
+    expect((await download(downloadUrl)).status).toBe(200);
+  });
+
   it("refuses one document's signature on another document", async () => {
     const first = await documentWithUrl(documents[0]!);
     const second = new URL((await documentWithUrl(documents[1]!)).downloadUrl);
