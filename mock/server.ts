@@ -170,6 +170,10 @@ async function serve(config: MockConfig, logger: Logger, overrides: { handlers?:
       selfUrl: () => selfUrl,
       publicUrl: () => baseUrl,
     },
+  }).catch(async (error: unknown) => {
+    // Nothing may keep running on a store about to be closed (startMock closes it on a failed start).
+    await Promise.all([formation.close(), dispatcher.close()]);
+    throw error;
   });
 
   const protocol = createProtocolGuard(logger);

@@ -7,7 +7,7 @@
  *   npm run generate -- --check  regenerate into a scratch folder and fail, listing them, when files differ
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -146,10 +146,21 @@ async function staleFiles(fresh: string): Promise<string[]> {
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   if (!check) {
-    await rm(generatedDir, { recursive: true, force: true });
-    await mkdir(generatedDir, { recursive: true });
-    await generateInto(generatedDir);
-    console.log(`generated/: ${(await listFiles(generatedDir)).join(', ')}`);
+    // Made aside, then moved in file by file (a rename is atomic): a mock reading generated/ meanwhile (`npm run
+    // dev` regenerates while it serves) sees each file whole, old or new, never missing.
+    const aside = await mkdtemp(join(root, '.generated-'));
+    try {
+      await generateInto(aside);
+      const files = await listFiles(aside);
+      for (const file of files) {
+        await mkdir(dirname(join(generatedDir, file)), { recursive: true });
+        await rename(join(aside, file), join(generatedDir, file));
+      }
+      for (const old of await listFiles(generatedDir)) if (!files.includes(old)) await rm(join(generatedDir, old));
+      console.log(`generated/: ${files.join(', ')}`);
+    } finally {
+      await rm(aside, { recursive: true, force: true });
+    }
     return;
   }
   const scratch = await mkdtemp(join(tmpdir(), 'generated-'));

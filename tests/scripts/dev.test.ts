@@ -1,0 +1,83 @@
+/**
+ * `npm run dev` on a copy of the project: an edit under openapi/ is served by the running mock, which keeps its
+ * data; an edit that does not bundle is refused, said so, and the last good contract keeps serving.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url).pathname;
+const key = `dk_test_${'D3v'.repeat(8)}`;
+let project: string;
+let dev: ChildProcess;
+let output = '';
+let base: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; dev printed:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const summaryOfListCustomers = async () => {
+  const contract = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, { get: { summary: string } }> };
+  return contract.paths['/v1/partner/customers']?.get.summary;
+};
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'dev-'));
+  for (const path of ['openapi', 'contract-changes', 'contract-model', 'scripts', 'mock', 'client', 'generated', 'package.json', 'redocly.yaml', 'releases', '.spectral.yaml', 'spectral']) {
+    await cp(join(root, path), join(project, path), { recursive: true });
+  }
+  await symlink(join(root, 'node_modules'), join(project, 'node_modules'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  dev = spawn(join(project, 'node_modules', '.bin', 'tsx'), [join(project, 'scripts', 'dev', 'main.ts'), '--port', String(port), '--log-format', 'json'], { cwd: project });
+  dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await until('the mock', async () => ((await fetch(`${base}/_mock/health`)).ok ? true : undefined));
+}, 60_000);
+
+afterAll(async () => {
+  if (dev && dev.exitCode === null) {
+    const exited = new Promise((resolve) => dev.once('exit', resolve));
+    dev.kill('SIGTERM');
+    await exited;
+  }
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+it('serves an edit of the contract, keeping the data, and keeps the last good contract on a broken edit', async () => {
+  const created = await fetch(`${base}/v1/partner/customers`, {
+    method: 'POST',
+    headers: { authorization: key, 'content-type': 'application/json', 'idempotency-key': 'dev-1' },
+    body: JSON.stringify({ email: 'dev@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR' }),
+  });
+  expect(created.status).toBe(200);
+
+  const file = join(project, 'openapi', 'paths', 'v1_partner_customers.yaml');
+  const original = await readFile(file, 'utf8');
+  await writeFile(file, original.replace('summary: List customers', 'summary: List every customer'));
+  await until('the edited contract', async () => ((await summaryOfListCustomers()) === 'List every customer' ? true : undefined));
+  const listed = (await (await fetch(`${base}/v1/partner/customers`, { headers: { authorization: key } })).json()) as { payload: { data: { email: string }[] } };
+  expect(listed.payload.data.map((customer) => customer.email)).toEqual(['dev@example.com']);
+
+  await writeFile(file, `${original.replace('summary: List customers', 'summary: Broken')}\nbroken: [\n`);
+  await until('the refusal', async () => (output.includes('not served, the last good contract keeps serving') ? true : undefined));
+  expect(await summaryOfListCustomers()).toBe('List every customer');
+}, 90_000);
