@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './load.ts';
 
 const root = new URL('../', import.meta.url).pathname;
 const edits = Number(process.env.EDITS ?? 8);
@@ -17,12 +17,7 @@ for (const path of ['openapi', 'contract-changes', 'contract-model', 'scripts', 
   await cp(join(root, path), join(project, path), { recursive: true });
 }
 await symlink(join(root, 'node_modules'), join(project, 'node_modules'));
-const port = await new Promise<number>((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port: free } = server.address() as { port: number };
-    server.close(() => resolve(free));
-  });
-});
+const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const dev = spawn(join(project, 'node_modules', '.bin', 'tsx'), [join(project, 'scripts', 'dev', 'main.ts'), '--port', String(port), '--log-level', 'warn'], { cwd: project, stdio: 'ignore' });
 
