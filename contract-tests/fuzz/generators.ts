@@ -1,0 +1,53 @@
+/**
+ * Requests generated from the contract: parameters and bodies made by json-schema-faker from each operation's
+ * schemas (the dereferenced bundle), seeded by fast-check so that a run replays exactly from its seed.
+ */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { generate } from 'json-schema-faker';
+import type { ContractDocument, JsonObject } from '../../contract-model/document.ts';
+import { listOperations, type ContractOperation } from '../../contract-model/operations.ts';
+
+export const dereferenced = JSON.parse(readFileSync(new URL('../../generated/openapi.dereferenced.json', import.meta.url), 'utf8')) as ContractDocument;
+export const operations: ContractOperation[] = listOperations(dereferenced);
+
+export interface GeneratedRequest {
+  operation: ContractOperation;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A value of the schema, from a seed fast-check chose (so shrinking and replay work on the seed). */
+export const valueOf = (schema: JsonObject): fc.Arbitrary<Promise<unknown>> =>
+  fc.integer({ min: 1, max: 2 ** 31 - 1 }).map((seed) => generate(schema as never, { seed, alwaysFakeOptionals: false } as never));
+
+/** A request the contract describes for the operation (its values may still break a business rule). */
+export function requestFor(operation: ContractOperation): fc.Arbitrary<Promise<GeneratedRequest>> {
+  const parameters = operation.parameters.filter((parameter) => parameter.in === 'path' || parameter.in === 'query');
+  const values = parameters.map((parameter) => fc.tuple(fc.boolean(), valueOf(parameter.schema)));
+  const body = operation.requestBody?.content.get('application/json');
+  return fc.tuple(fc.tuple(...values), body ? valueOf(body).map((value) => value) : fc.constant(Promise.resolve(undefined)), fc.uuid()).map(
+    async ([generated, bodyValue, key]) => {
+      let path = operation.pathTemplate;
+      const query = new URLSearchParams();
+      for (const [index, parameter] of parameters.entries()) {
+        const [include, value] = generated[index] as [boolean, Promise<unknown>];
+        const text = String(await value);
+        if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
+        else if (parameter.required || include) query.set(parameter.name, text);
+      }
+      const headers: Record<string, string> = {};
+      if (operation.idempotent) headers['idempotency-key'] = key;
+      const value = await bodyValue;
+      if (value !== undefined) headers['content-type'] = 'application/json';
+      const search = query.toString();
+      return { operation, path: search === '' ? path : `${path}?${search}`, headers, ...(value === undefined ? {} : { body: JSON.stringify(value) }) };
+    },
+  );
+}
+
+/** The seed of this run: FUZZ_SEED to replay one, else a fresh one (printed by the suite). */
+export const seed = process.env.FUZZ_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
+/** Cases per property: FUZZ_RUNS, or the bounded default `npm test` runs. */
+export const runs = (fallback: number): number => (process.env.FUZZ_RUNS === undefined ? fallback : Number(process.env.FUZZ_RUNS));
