@@ -2,6 +2,7 @@
  * Requests generated from the contract: parameters and bodies made by json-schema-faker from each operation's
  * schemas (the dereferenced bundle), seeded by fast-check so that a run replays exactly from its seed.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { generate } from 'json-schema-faker';
@@ -12,7 +13,6 @@ export const dereferenced = JSON.parse(readFileSync(new URL('../../generated/ope
 export const operations: ContractOperation[] = listOperations(dereferenced);
 
 export interface GeneratedRequest {
-  operation: ContractOperation;
   path: string;
   headers: Record<string, string>;
   body?: string;
@@ -27,8 +27,8 @@ export function requestFor(operation: ContractOperation): fc.Arbitrary<Promise<G
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'path' || parameter.in === 'query');
   const values = parameters.map((parameter) => fc.tuple(fc.boolean(), valueOf(parameter.schema)));
   const body = operation.requestBody?.content.get('application/json');
-  return fc.tuple(fc.tuple(...values), body ? valueOf(body).map((value) => value) : fc.constant(Promise.resolve(undefined)), fc.uuid()).map(
-    async ([generated, bodyValue, key]) => {
+  return fc.tuple(fc.tuple(...values), body ? valueOf(body) : fc.constant(Promise.resolve(undefined))).map(
+    async ([generated, bodyValue]) => {
       let path = operation.pathTemplate;
       const query = new URLSearchParams();
       for (const [index, parameter] of parameters.entries()) {
@@ -38,11 +38,12 @@ export function requestFor(operation: ContractOperation): fc.Arbitrary<Promise<G
         else if (parameter.required || include) query.set(parameter.name, text);
       }
       const headers: Record<string, string> = {};
-      if (operation.idempotent) headers['idempotency-key'] = key;
+      // A fresh key each time, not one fast-check chose: its generators repeat values, and a repeated key replays.
+      if (operation.idempotent) headers['idempotency-key'] = randomUUID();
       const value = await bodyValue;
       if (value !== undefined) headers['content-type'] = 'application/json';
       const search = query.toString();
-      return { operation, path: search === '' ? path : `${path}?${search}`, headers, ...(value === undefined ? {} : { body: JSON.stringify(value) }) };
+      return { path: search === '' ? path : `${path}?${search}`, headers, ...(value === undefined ? {} : { body: JSON.stringify(value) }) };
     },
   );
 }

@@ -96,3 +96,32 @@ describe('requests broken in one way', () => {
     );
   });
 });
+
+describe('every operation, broken in one way', () => {
+  it.each(operations.map((operation) => [operation.operationId, operation] as const))('%s: refuses an unknown query parameter and a key that is not one', async (_id, operation) => {
+    await fc.assert(
+      fc.asyncProperty(requestFor(operation), fc.string({ minLength: 1, maxLength: 12 }), fc.boolean(), async (pending, noise, breakKey) => {
+        const request = await pending;
+        const base = { method: operation.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) };
+        if (breakKey && operation.apiKey === 'required') {
+          const result = await rawRequest({ ...base, path: request.path, authorization: `key-${noise}` });
+          expectNoViolation(result, `${operation.operationId} with a junk key`);
+          expect([result.status, result.errorCode]).toEqual([401, 'E_AUTH_INVALID']);
+          return;
+        }
+        const name = fieldName(noise);
+        const path = `${request.path}${request.path.includes('?') ? '&' : '?'}${name}=1`;
+        const result = await rawRequest({ ...base, path });
+        expectNoViolation(result, `${operation.operationId} with ?${name}`);
+        if (operation.signedQuery) {
+          // A signed URL with anything added is an altered one.
+          expect([result.status, result.errorCode]).toEqual([403, 'E_DOWNLOAD_URL_INVALID']);
+        } else {
+          expect([result.status, result.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+          expect(result.details).toContainEqual(expect.objectContaining({ in: 'query', field: `/${name}`, code: 'E_UNKNOWN_FIELD' }));
+        }
+      }),
+      settings(30),
+    );
+  });
+});
