@@ -19,7 +19,6 @@
  * returns, so its method takes that URL; the API key is not sent with it, since the URL carries the
  * authorization and may point anywhere the API said.
  */
-import { randomUUID } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
 import type { operations } from '../generated/openapi.js';
 import { assertValidApiKey } from './api-key.ts';
@@ -108,8 +107,9 @@ type UntypedRequest = (
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
   assertValidApiKey(options.apiKey);
   const baseUrl = validBaseUrl(options.baseUrl);
-  const newRequestId = options.requestId ?? (() => `req_${randomUUID().replaceAll('-', '')}`);
-  const newIdempotencyKey = options.idempotencyKey ?? (() => randomUUID());
+  // Web Crypto, in every runtime the client targets (Node 19+, browsers, workers): no `node:` import.
+  const newRequestId = options.requestId ?? (() => `req_${globalThis.crypto.randomUUID().replaceAll('-', '')}`);
+  const newIdempotencyKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());
   const transport = createRetryingFetch(options.fetch, options.retry);
 
   const raw = createClient<ClientPaths>({ baseUrl, fetch: transport });

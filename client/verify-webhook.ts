@@ -10,13 +10,11 @@
  * The HMAC is computed by the `standardwebhooks` package (`Webhook.sign`), not here. Its `verify` is not used
  * because it reads the clock itself with a fixed five-minute tolerance, which would make `now` and
  * `toleranceSeconds` impossible; the rest of what it does — compare each `v1` signature in constant time — is
- * done below with `crypto.timingSafeEqual`.
+ * done below. Nothing here needs Node: it runs wherever `TextDecoder` does (browsers, Deno, Bun, workers).
  *
  * The signature is checked before the timestamp, so that `E_WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE` is only ever
  * said of a delivery that was really signed with the secret: a replay, or a clock that is off.
  */
-import { Buffer } from 'node:buffer';
-import { timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { isKnownWebhookEventType, type WebhookEvent } from './webhook-events.ts';
 import { WebhookVerificationError } from './webhook-verification-error.ts';
@@ -52,9 +50,8 @@ export async function verifyWebhook(
   }
 
   const { id, timestamp, signatures } = readSignatureHeaders(headers);
-  // `sign` takes a string or a Buffer; a Buffer over the same memory keeps the exact bytes without a copy.
-  const payload =
-    typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  // `sign` reads a Buffer as UTF-8 text anyway, so decoding the bytes here signs exactly what it would.
+  const payload = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
 
   const signedAt = new Date(timestamp * 1000);
   const expected = signers.map((signer) => signer.sign(id, signedAt, payload));
@@ -76,7 +73,7 @@ export async function verifyWebhook(
     );
   }
 
-  return parseEvent(typeof payload === 'string' ? payload : payload.toString('utf8'), id);
+  return parseEvent(payload, id);
 }
 
 function signersFor(secret: string | string[]): Webhook[] {
@@ -150,10 +147,12 @@ function single(headers: WebhookHeaders, name: string): string | undefined {
   return distinct.length === 1 ? distinct[0] : undefined;
 }
 
+/** Every character compared whatever the first difference, so the time taken says nothing of where it is. */
 function equalInConstantTime(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index += 1) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
 }
 
 function parseEvent(body: string, webhookId: string): WebhookEvent {
