@@ -1,26 +1,12 @@
 /**
- * The facts the client needs at run time, read from the bundled contract rather than copied, so that a
- * regenerated `generated/openapi.json` is picked up without touching the client: the webhook event types, and
- * which operations take parameters or a body (which decides how a named method reads its arguments).
+ * The facts the client needs at run time, generated from the bundled contract (generated/client-contract.ts)
+ * rather than copied, and rather than the whole contract, which would weigh on a browser bundle: the webhook event
+ * types, and which operations take parameters or a body (which decides how a named method reads its arguments).
  */
-import bundle from '../generated/openapi.json' with { type: 'json' };
-
-interface ParameterObject {
-  name: string;
-  in: string;
-}
-type ParameterOrRef = ParameterObject | { $ref: string };
-
-interface ContractView {
-  paths: Record<string, Record<string, { parameters?: ParameterOrRef[]; requestBody?: unknown }>>;
-  webhooks: Record<string, unknown>;
-  components: { parameters: Record<string, ParameterObject> };
-}
-
-const contract = bundle as unknown as ContractView;
+import { operationShapes, webhookEventTypes } from '../generated/client-contract.ts';
 
 /** The event types the contract defines, i.e. the keys of its `webhooks`. */
-export const contractWebhookEventTypes: readonly string[] = Object.freeze(Object.keys(contract.webhooks));
+export const contractWebhookEventTypes: readonly string[] = Object.freeze([...webhookEventTypes]);
 
 export interface OperationShape {
   /** Names of the path parameters, in the order of the template. */
@@ -31,20 +17,7 @@ export interface OperationShape {
 }
 
 export function operationShape(method: string, path: string): OperationShape {
-  const operation = contract.paths[path]?.[method];
-  if (!operation) throw new Error(`The contract has no operation ${method.toUpperCase()} ${path}.`);
-  const parameters = (operation.parameters ?? []).map(resolveParameter);
-  return {
-    pathParameters: parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
-    takesParameters: parameters.some((parameter) => parameter.in === 'path' || parameter.in === 'query'),
-    takesBody: operation.requestBody !== undefined,
-  };
-}
-
-function resolveParameter(parameter: ParameterOrRef): ParameterObject {
-  if (!('$ref' in parameter)) return parameter;
-  const name = parameter.$ref.replace('#/components/parameters/', '');
-  const resolved = contract.components.parameters[name];
-  if (!resolved) throw new Error(`The contract's ${parameter.$ref} does not resolve.`);
-  return resolved;
+  const shape = operationShapes[`${method} ${path}`];
+  if (!shape) throw new Error(`The contract has no operation ${method.toUpperCase()} ${path}.`);
+  return shape;
 }

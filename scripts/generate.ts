@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { readContractFacts } from '../contract-model/contract-facts.ts';
 import { withCodeSamples } from './code-samples.ts';
 import type { ContractDocument } from '../contract-model/document.ts';
+import { listOperations } from '../contract-model/operations.ts';
 
 const run = promisify(execFile);
 const root = resolve(fileURLToPath(import.meta.url), '../..');
@@ -91,12 +92,43 @@ const facts = (bundled: string, file: string): Step => ({
   },
 });
 
+/**
+ * What the client needs of the contract at run time, and no more (it must stay small in a browser bundle): the
+ * webhook event types, and each operation's shape (path parameters, whether it takes parameters or a body).
+ */
+const clientContract = (bundled: string, file: string): Step => ({
+  file,
+  make: async (out) => {
+    const document = JSON.parse(await readFile(join(out, bundled), 'utf8')) as ContractDocument;
+    const shapes = Object.fromEntries(
+      listOperations(document).map((operation) => [
+        `${operation.method.toLowerCase()} ${operation.pathTemplate}`,
+        {
+          pathParameters: operation.parameters.filter((p) => p.in === 'path').map((p) => p.name),
+          takesParameters: operation.parameters.some((p) => p.in === 'path' || p.in === 'query'),
+          takesBody: operation.requestBody !== undefined,
+        },
+      ]),
+    );
+    const module = [
+      '// Written by `npm run generate` from the contract (openapi/): what client/contract-bundle.ts reads at run time.',
+      '',
+      `export const webhookEventTypes: readonly string[] = ${JSON.stringify(Object.keys(document.webhooks ?? {}), null, 2)};`,
+      '',
+      `export const operationShapes: Readonly<Record<string, { pathParameters: readonly string[]; takesParameters: boolean; takesBody: boolean }>> = ${JSON.stringify(shapes, null, 2)};`,
+      '',
+    ].join('\n');
+    await writeFile(join(out, file), module);
+  },
+});
+
 /** The artefacts, in dependency order: each step may read what an earlier one wrote into `out`. */
 const steps: Step[] = [
   bundle(contractRoot, 'openapi.json'),
   bundle(contractRoot, 'openapi.dereferenced.json', '--dereferenced'),
   types('openapi.json', 'openapi.d.ts'),
   facts('openapi.json', 'contract-facts.ts'),
+  clientContract('openapi.json', 'client-contract.ts'),
   docs('openapi.json', 'docs/index.html', 'Partner Formation API', { samples: true }),
   bundle(adminRoot, 'mock-admin/openapi.json'),
   types('mock-admin/openapi.json', 'mock-admin/openapi.d.ts'),
