@@ -7,16 +7,10 @@
  * (checked by steps that run before request validation, which must still answer by the contract's rule). `npm run generate` also writes them to
  * generated/contract-facts.ts for code that does not read the bundle at run time (the client).
  */
+import type { ContractFacts } from './contract-facts-type.ts';
 import type { ContractDocument, JsonObject } from './document.ts';
 
-export interface ContractFacts {
-  apiKey: { format: string; prefixes: { sandbox: string; production: string } };
-  entitySuffixes: { LLC: string[]; CCorp: string[] };
-  officerRoles: { required: string[]; singleHolder: string[] };
-  errorDetails: { maxItems: number; maxFieldLength: number };
-  /** The patterns of `x-request-id` (the RequestId schema) and `Idempotency-Key` (its parameter's schema). */
-  headerFormats: { requestId: string; idempotencyKey: string };
-}
+export type { ContractFacts } from './contract-facts-type.ts';
 
 export function readContractFacts(document: ContractDocument): ContractFacts {
   const components = document.components as Record<string, Record<string, JsonObject>>;

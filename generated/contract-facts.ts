@@ -1,5 +1,5 @@
 // Written by `npm run generate` from the contract (openapi/): the facts contract-model/contract-facts.ts reads.
-import type { ContractFacts } from '../contract-model/contract-facts.ts';
+import type { ContractFacts } from '../contract-model/contract-facts-type.ts';
 
 export const contractFacts: ContractFacts = {
   "apiKey": {

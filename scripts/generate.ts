@@ -83,7 +83,7 @@ const facts = (bundled: string, file: string): Step => ({
     const document = JSON.parse(await readFile(join(out, bundled), 'utf8')) as ContractDocument;
     const module = [
       '// Written by `npm run generate` from the contract (openapi/): the facts contract-model/contract-facts.ts reads.',
-      "import type { ContractFacts } from '../contract-model/contract-facts.ts';",
+      "import type { ContractFacts } from '../contract-model/contract-facts-type.ts';",
       '',
       `export const contractFacts: ContractFacts = ${JSON.stringify(readContractFacts(document), null, 2)};`,
       '',
