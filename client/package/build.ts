@@ -4,11 +4,11 @@
  * Prints the tarball's path.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packFolder, projectRoot as root, readKit } from '../../scripts/package-folder.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, '.build', 'client-package');
 
 export async function buildClientPackage(): Promise<string> {
@@ -17,11 +17,11 @@ export async function buildClientPackage(): Promise<string> {
   // The types the contract generates are declarations already: tsc copies none of them, so they are copied here.
   await mkdir(join(out, 'dist', 'generated'), { recursive: true });
   await copyFile(join(root, 'generated', 'openapi.d.ts'), join(out, 'dist', 'generated', 'openapi.d.ts'));
-  const kit = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  const contract = JSON.parse(await readFile(join(root, 'generated', 'openapi.json'), 'utf8')) as { info: { version: string } };
-  const manifest = {
+  const { kit, contractVersion } = await readKit();
+  await copyFile(join(root, 'client', 'package', 'README.md'), join(out, 'README.md'));
+  return packFolder(out, {
     name: '@partner-formation/client',
-    version: contract.info.version,
+    version: contractVersion,
     description: 'Typed client and webhook verifier for the Partner Formation API, generated from its OpenAPI contract.',
     license: 'UNLICENSED',
     type: 'module',
@@ -31,11 +31,7 @@ export async function buildClientPackage(): Promise<string> {
     sideEffects: false,
     engines: { node: '>=20' },
     dependencies: { 'openapi-fetch': kit.dependencies['openapi-fetch'], standardwebhooks: kit.dependencies.standardwebhooks },
-  };
-  await writeFile(join(out, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await copyFile(join(root, 'client', 'package', 'README.md'), join(out, 'README.md'));
-  const packed = execFileSync('npm', ['pack', out, '--pack-destination', join(root, '.build'), '--silent'], { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1);
-  return join(root, '.build', packed ?? '');
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await buildClientPackage());

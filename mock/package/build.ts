@@ -5,29 +5,18 @@
  * tarball's path.
  */
 import { execFileSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { packFolder, projectRoot as root, readKit } from '../../scripts/package-folder.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, '.build', 'mock-package');
 const served = ['generated/openapi.json', 'generated/docs/index.html', 'generated/mock-admin/openapi.json', 'generated/mock-admin/docs/index.html', 'CHANGELOG.md'];
 
 export async function buildMockPackage(): Promise<string> {
   await rm(out, { recursive: true, force: true });
-  await build({
-    entryPoints: [join(root, 'mock', 'main.ts')],
-    outdir: join(out, 'dist'),
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    logLevel: 'warning',
-  });
+  // The same bundle as `npm start` runs (scripts/build-mock.mjs), written into the package.
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-mock.mjs'), '--outdir', join(out, 'dist')], { cwd: root, stdio: 'inherit' });
   for (const file of served) {
     await mkdir(dirname(join(out, file)), { recursive: true });
     await copyFile(join(root, file), join(out, file));
@@ -36,11 +25,10 @@ export async function buildMockPackage(): Promise<string> {
   const bin = join(out, 'bin', 'partner-formation-mock.mjs');
   await writeFile(bin, "#!/usr/bin/env node\n// The mock of the Partner Formation API: `partner-formation-mock --help` lists its options.\nimport '../dist/main.mjs';\n");
   await chmod(bin, 0o755);
-  const kit = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; engines: Record<string, string> };
-  const contract = JSON.parse(await readFile(join(root, 'generated', 'openapi.json'), 'utf8')) as { info: { version: string } };
-  const manifest = {
+  const { kit, contractVersion } = await readKit();
+  return packFolder(out, {
     name: '@partner-formation/mock',
-    version: contract.info.version,
+    version: contractVersion,
     description: 'A stateful mock of the Partner Formation API, checked against its OpenAPI contract, with its reference docs.',
     license: 'UNLICENSED',
     type: 'module',
@@ -48,10 +36,7 @@ export async function buildMockPackage(): Promise<string> {
     files: ['bin', 'dist', 'generated', 'CHANGELOG.md'],
     engines: kit.engines,
     dependencies: kit.dependencies,
-  };
-  await writeFile(join(out, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const packed = execFileSync('npm', ['pack', out, '--pack-destination', join(root, '.build'), '--silent'], { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1);
-  return join(root, '.build', packed ?? '');
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await buildMockPackage());
