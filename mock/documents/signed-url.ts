@@ -13,10 +13,14 @@ export interface DownloadUrlSignerOptions {
 
 export interface DownloadUrlSigner {
   sign(target: { baseUrl: string; companyId: string; documentId: string }): { url: string; expiresAt: Date };
+  /**
+   * `expires` and `signature` exactly as they arrived in the URL, never parsed or coerced: a number cannot tell
+   * `0900`, `900.0` or `9e2` from the `900` that was signed, so only the text is accepted.
+   */
   verify(query: {
     companyId: string;
     documentId: string;
-    expires: string | number;
+    expires: string;
     signature: string;
   }): DownloadUrlVerdict;
 }
@@ -68,15 +72,17 @@ export function createDownloadUrlSigner(options: DownloadUrlSignerOptions): Down
     verify({ companyId, documentId, expires, signature }) {
       if (typeof companyId !== 'string' || typeof documentId !== 'string') return 'invalid';
       if (typeof signature !== 'string' || !SIGNATURE_PATTERN.test(signature)) return 'invalid';
-      // Only the canonical decimal form was ever signed, so "0900" or "9e2" cannot stand in for 900.
-      const expiresText = typeof expires === 'number' && Number.isSafeInteger(expires) ? String(expires) : expires;
-      if (typeof expiresText !== 'string' || !EXPIRES_PATTERN.test(expiresText)) return 'invalid';
+      // Only the canonical decimal text was ever signed, so "0900", "900.0" or "9e2" cannot stand in for 900; the
+      // text is what the MAC covers, and it is only read as a number once the MAC has matched.
+      if (typeof expires !== 'string' || !EXPIRES_PATTERN.test(expires)) return 'invalid';
 
-      const expected = Buffer.from(mac(companyId, documentId, expiresText));
+      // Constant time, so the answer's timing does not reveal how much of a guessed signature was right. The
+      // lengths may differ in the open: every signature is 43 characters, which is no secret.
+      const expected = Buffer.from(mac(companyId, documentId, expires));
       const given = Buffer.from(signature);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
       // Only after the MAC matched: an altered expiry must read as tampering, not as an honest timeout.
-      return now() > Number(expiresText) * 1000 ? 'expired' : 'valid';
+      return now() > Number(expires) * 1000 ? 'expired' : 'valid';
     },
   };
 }

@@ -30,6 +30,8 @@ export function documentHandlers({ store, cursors, signer }: { store: Store; cur
     async downloadCompanyDocument(context) {
       const { companyId, documentId } = context.path;
       // Exactly the URL issued: `expires` and `signature` once each, as sent (not coerced), and nothing else.
+      // Not `context.query`: validation coerces `0900`, `900.0` and `9e2` all to 900 and keeps only the first of a
+      // repeated parameter, so altered URLs would pass for the one that was signed.
       const query = context.rawQuery;
       const [expires, signature] = [query.getAll('expires'), query.getAll('signature')];
       const exact = [...query.keys()].length === 2 && expires.length === 1 && signature.length === 1;

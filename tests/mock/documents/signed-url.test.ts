@@ -62,10 +62,25 @@ describe('sign', () => {
 });
 
 describe('verify', () => {
-  it('accepts the URL it signed, with expires as text or as a number', () => {
+  it('accepts the URL it signed, with expires as the text it issued', () => {
     const { signer, query } = setup();
     expect(signer.verify(query)).toBe('valid');
-    expect(signer.verify({ ...query, expires: Number(query.expires) })).toBe('valid');
+  });
+
+  it('answers invalid for the signed expiry written in any other form', () => {
+    const { signer, query } = setup();
+    const e = query.expires;
+    const exponent = `${e[0]}.${e.slice(1)}`.replace(/0+$/, '') + `e${e.length - 1}`;
+    expect(Number(exponent)).toBe(Number(e));
+    for (const expires of [`0${e}`, `00${e}`, `${e}.0`, `${e}.`, exponent, `+${e}`, ` ${e}`, `${e} `, `0x${Number(e).toString(16)}`]) {
+      expect(signer.verify({ ...query, expires }), expires).toBe('invalid');
+    }
+  });
+
+  it('answers invalid for expires given as a number, even the signed one: a number cannot tell 0900 from 900', () => {
+    const { signer, query } = setup();
+    const loose = signer.verify as (query: Record<string, unknown>) => string;
+    expect(loose({ ...query, expires: Number(query.expires) })).toBe('invalid');
   });
 
   it('still accepts it at the last moment of its validity', () => {
@@ -125,11 +140,18 @@ describe('verify', () => {
     ['fractional', '1795344900.5'],
     ['exponent', '1.7e9'],
     ['too large', '999999999999'],
-    ['NaN', Number.NaN],
-    ['unsafe integer', Number.MAX_SAFE_INTEGER + 2],
   ] as const)('answers invalid, without throwing, for a malformed expiry (%s)', (_label, expires) => {
     const { signer, query } = setup();
     expect(signer.verify({ ...query, expires })).toBe('invalid');
+  });
+
+  it.each([
+    ['NaN', Number.NaN],
+    ['unsafe integer', Number.MAX_SAFE_INTEGER + 2],
+  ])('answers invalid, without throwing, for a non-text expiry (%s)', (_label, expires) => {
+    const { signer, query } = setup();
+    const loose = signer.verify as (query: Record<string, unknown>) => string;
+    expect(loose({ ...query, expires })).toBe('invalid');
   });
 
   it('answers invalid, without throwing, for missing parts', () => {
