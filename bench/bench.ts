@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { buildMock, startMockProcess, type MockProcess } from '../contract-tests/support/mock-process.ts';
+import { buildMock, startMockProcess, type MockProcess } from '../mock/launch/mock-process.ts';
 import { redisServerPath, startRedisServer, type RedisServer } from '../tests/support/redis-server.ts';
 import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
 

@@ -9,31 +9,40 @@
  * Only user-space instructions are counted (the kernel's share of a socket write is not), and an instruction is
  * not a fixed time, so compare the ratios, not the counts with another machine's.
  *
- *   npm run bench:instructions -- [--warm-up 5000] [--requests 5000] [--connections 10]
+ *   npm run bench:instructions -- [--warm-up 5000] [--requests 5000] [--connections 10] [--baseline DIR]
+ *
+ * `--baseline DIR` counts another checkout of the project (say a `git worktree` of the last release) beside this
+ * one, in the same run, and prints each target's ratio to its baseline twin: how two versions of the mock compare.
  */
 import { execFile, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { buildMock, startMockProcess } from '../contract-tests/support/mock-process.ts';
+import { buildMock, startMockProcess } from '../mock/launch/mock-process.ts';
 import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
 
-const usage = `Usage: npm run bench:instructions -- [--warm-up N] [--requests N] [--connections N]
+const usage = `Usage: npm run bench:instructions -- [--warm-up N] [--requests N] [--connections N] [--baseline DIR]
 
 Counts the instructions per request of the mock (memory store with response checking off and on, SQLite store)
 and of a bare node:http server,
 for getCustomer and an idempotent createCustomer, with valgrind's callgrind (apt-get install valgrind).
   --warm-up N       requests answered before counting starts (default 5000)
   --requests N      requests counted (default 5000)
-  --connections N   autocannon connections (default 10)`;
+  --connections N   autocannon connections (default 10)
+  --baseline DIR    also count the mock of another checkout (memory and SQLite stores), and print each target's
+                    ratio to that baseline: e.g. a \`git worktree add ../base v1\` of the version to compare with
+  --only NAMES      count only these targets, comma-separated: memory, memory-checked, sqlite, bare`;
 
 const { values } = parseArgs({
   options: {
     'warm-up': { type: 'string', default: '5000' },
     requests: { type: 'string', default: '5000' },
     connections: { type: 'string', default: '10' },
+    baseline: { type: 'string' },
+    only: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -43,6 +52,10 @@ const connections = Number(values.connections);
 
 interface Target {
   name: string;
+  /** What `--only` calls it. */
+  id: string;
+  /** The checkout whose mock it runs, when not this one. */
+  root?: string;
   /** Starts the target under callgrind, writing its counts to `outFile`. */
   start(outFile: string, dir: string): Promise<{ url: string; pid: number; customerId: string; stop(): Promise<void> }>;
 }
@@ -51,12 +64,14 @@ interface Target {
 const underValgrindTimeoutMs = 5 * 60_000;
 const callgrind = (outFile: string) => ['valgrind', '-q', '--tool=callgrind', `--callgrind-out-file=${outFile}`];
 
-function mockTarget(name: string, extra: readonly string[]): Target {
+function mockTarget(name: string, id: string, extra: readonly string[], root?: string): Target {
   return {
     name,
+    id,
+    ...(root === undefined ? {} : { root }),
     async start(outFile, dir) {
       const args = ['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra];
-      const mock = await startMockProcess({ args, logDir: dir, runUnder: callgrind(outFile), startTimeoutMs: underValgrindTimeoutMs, stopGraceMs: underValgrindTimeoutMs });
+      const mock = await startMockProcess({ args, logDir: dir, runUnder: callgrind(outFile), startTimeoutMs: underValgrindTimeoutMs, stopGraceMs: underValgrindTimeoutMs, ...(root === undefined ? {} : { root }) });
       try {
         return { url: mock.url, pid: mock.pid, customerId: await createCustomerToRead(mock.url, name), stop: () => mock.stop() };
       } catch (error) {
@@ -69,6 +84,7 @@ function mockTarget(name: string, extra: readonly string[]): Target {
 
 const bareTarget: Target = {
   name: 'bare node:http',
+  id: 'bare',
   async start(outFile) {
     const port = await freePort();
     const [valgrind, ...valgrindArgs] = callgrind(outFile) as [string, ...string[]];
@@ -77,12 +93,20 @@ const bareTarget: Target = {
   },
 };
 
-const targets: Target[] = [
-  mockTarget('mock · memory', ['--store', 'memory']),
-  mockTarget('mock · memory, responses checked', ['--store', 'memory', '--validate-responses', 'on']),
-  mockTarget('mock · sqlite', []),
+const baselineRoot = values.baseline;
+const only = values.only === undefined ? undefined : new Set(values.only.split(',').map((name) => name.trim()));
+const allTargets: Target[] = [
+  mockTarget('mock · memory', 'memory', ['--store', 'memory']),
+  mockTarget('mock · memory, responses checked', 'memory-checked', ['--store', 'memory', '--validate-responses', 'on']),
+  mockTarget('mock · sqlite', 'sqlite', []),
+  ...(baselineRoot === undefined
+    ? []
+    : [mockTarget('baseline · memory', 'memory', ['--store', 'memory'], baselineRoot), mockTarget('baseline · sqlite', 'sqlite', [], baselineRoot)]),
   bareTarget,
 ];
+const targets = allTargets.filter((target) => only === undefined || only.has(target.id));
+/** A target's baseline twin: the same store in the baseline checkout. */
+const twinOf = (target: Target) => (target.root === undefined && target.name.startsWith('mock · ') ? targets.find((other) => other.root !== undefined && other.id === target.id) : undefined);
 
 /** Instructions per request of `target` answering `operation`, after the warm-up. */
 async function countPerRequest(target: Target, operation: OperationName, workDir: string): Promise<number> {
@@ -132,7 +156,9 @@ async function main(): Promise<void> {
   }
   if (!(warmUp >= 0 && requests > 0)) throw new Error(`--warm-up and --requests take counts of requests, not ${values['warm-up']} and ${values.requests}`);
   if (spawnSync('valgrind', ['--version']).error) throw new Error('valgrind is not installed (apt-get install valgrind): it counts the instructions');
+  if (baselineRoot !== undefined && !existsSync(join(baselineRoot, 'scripts', 'build-mock.mjs'))) throw new Error(`--baseline ${baselineRoot} is not a checkout of this project (no scripts/build-mock.mjs)`);
   await buildMock();
+  if (baselineRoot !== undefined) await buildMock({ root: baselineRoot });
   const workDir = await mkdtemp(join(tmpdir(), 'bench-instructions-'));
   try {
     const cases = targets.flatMap((target) => operationNames.map((operation) => ({ target, operation })));
@@ -141,10 +167,15 @@ async function main(): Promise<void> {
     const perRequest = cases.map((found, index) => ({ ...found, instructions: counts[index] as number }));
     const bare = (operation: OperationName) => perRequest.find((row) => row.target === bareTarget && row.operation === operation)?.instructions ?? NaN;
     console.log(`\nInstructions per request (callgrind, user space): ${requests} requests counted after ${warmUp} not counted, ${connections} connections\n`);
-    console.log(['target'.padEnd(32), 'operation'.padEnd(15), 'instructions/req'.padStart(17), '÷ bare'.padStart(7)].join(' '));
+    const twinCount = (row: (typeof perRequest)[number]) => perRequest.find((other) => other.target === twinOf(row.target) && other.operation === row.operation)?.instructions;
+    console.log(['target'.padEnd(32), 'operation'.padEnd(15), 'instructions/req'.padStart(17), '÷ bare'.padStart(7), ...(baselineRoot === undefined ? [] : ['÷ baseline'.padStart(11)])].join(' '));
     for (const row of perRequest) {
-      console.log([row.target.name.padEnd(32), row.operation.padEnd(15), `${(row.instructions / 1000).toFixed(1)} k`.padStart(17), (row.instructions / bare(row.operation)).toFixed(2).padStart(7)].join(' '));
+      const twin = twinCount(row);
+      const columns = [row.target.name.padEnd(32), row.operation.padEnd(15), `${(row.instructions / 1000).toFixed(1)} k`.padStart(17), (row.instructions / bare(row.operation)).toFixed(2).padStart(7)];
+      if (baselineRoot !== undefined) columns.push((twin === undefined ? '' : (row.instructions / twin).toFixed(3)).padStart(11));
+      console.log(columns.join(' '));
     }
+    if (baselineRoot !== undefined) console.log(`\nbaseline: ${baselineRoot}`);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

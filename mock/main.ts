@@ -1,9 +1,9 @@
 /** `npm start`: reads the configuration, starts the mock, seeds it, prints where it is, and shuts down cleanly. */
 import { readFile } from 'node:fs/promises';
-import { ConfigError, helpText, parseConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { startMock, type RunningMock } from './app/server.ts';
+import { ConfigError, helpText, parseConfig } from './config/config.ts';
+import { createLogger } from './config/logger.ts';
 import { applySeed, SeedError } from './seed/seed.ts';
-import { startMock, type RunningMock } from './server.ts';
 import { maskStoreUrl } from './store/open-store.ts';
 import { StoreError } from './store/store-error.ts';
 import { maskEndpointUrl } from './webhooks/endpoint-url.ts';

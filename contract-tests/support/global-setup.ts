@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { newRunId, newSandboxKey } from './fresh-ids.ts';
-import { buildMock, startMockProcess, type MockProcess } from './mock-process.ts';
+import { buildMock, startMockProcess, type MockProcess } from '../../mock/launch/mock-process.ts';
 import type { TargetInfo } from './provided.ts';
 import { assertReachable } from './reachability.ts';
 import { readExternalTarget } from './target-env.ts';

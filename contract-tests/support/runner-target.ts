@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { newSandboxKey } from './fresh-ids.ts';
 import type { Interrupt } from './interrupt.ts';
 import { mockContractViolations } from './mock-admin.ts';
-import { buildMock, startMockProcess, type MockProcess } from './mock-process.ts';
+import { buildMock, startMockProcess, type MockProcess } from '../../mock/launch/mock-process.ts';
 import { assertReachable } from './reachability.ts';
 import type { TargetVariables } from './target-variables.ts';
 

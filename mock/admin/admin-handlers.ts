@@ -3,33 +3,27 @@
  * `generated/mock-admin/openapi.d.ts`: an admin operation added to the contract without a handler fails to compile.
  * With a partner's key, a handler acts for that partner only; without one, for every partner.
  */
-import type { components, operations } from '../../generated/mock-admin/openapi.js';
 import type { ContractDocument } from '../../contract-model/document.ts';
-import { ApiError, validationFailed } from '../http/api-error.ts';
-import type { MockConfig } from '../config.ts';
-import type { EventPortal } from '../portal/events.ts';
-import type { WebhookEndpointPortal } from '../portal/webhook-endpoints.ts';
+import type { MockConfig } from '../config/config.ts';
+import { faultHandlers } from '../faults/fault-handlers.ts';
+import type { FaultRegistry } from '../faults/faults.ts';
+import { ApiError } from '../http/api-error.ts';
+import { journalHandlers } from '../journal/journal-handlers.ts';
+import type { RequestJournal } from '../journal/request-journal.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import type { AdminHandlers } from '../pipeline/handler.ts';
 import { naicsSource } from '../reference/index.ts';
 import { applySeed, SeedError } from '../seed/seed.ts';
 import { maskStoreUrl } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import type { WebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
 import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
-import type { WebhookDispatcher } from '../webhooks/types.ts';
-import { partnerOf, type HandlersOf } from '../resources/handler.ts';
-import type { Fault, FaultRegistry } from './faults.ts';
-import type { RequestJournal } from './request-journal.ts';
+import type { EventPortal } from '../webhooks/event-portal.ts';
+import { webhookHandlers } from '../webhooks/webhook-handlers.ts';
 import type { SettingsRegistry } from './settings.ts';
-import type { CursorCodec } from '../http/cursor.ts';
 
-export type AdminHandlers = HandlersOf<operations>;
-
-type AdminSchemas = components['schemas'];
-
-/**
- * An arm request as the validator let it through. openapi-typescript renders the schema's "status or delayMs"
- * (a top-level `anyOf` of `required` lists) as `unknown`; these are its properties.
- */
-type FaultArmRequest = Pick<AdminSchemas['Fault'], 'operationId' | 'status' | 'delayMs'> & { count?: number };
+export type { AdminHandlers } from '../pipeline/handler.ts';
 
 export interface AdminServices {
   config: MockConfig;
@@ -46,25 +40,20 @@ export interface AdminServices {
   apiOperationIds: readonly string[];
   /** Where this process answers: a seed calls the API there, not at --public-url (which may be a proxy). */
   selfUrl: () => string;
-  /** Where clients reach the mock (--public-url, or where it listens): the first server of the contract it serves. */
-  publicUrl: () => string;
+  /** Empties the store, or one partner's records. */
+  reset: (partnerId?: string) => Promise<void>;
   adminContract: ContractDocument;
   adminDocs: () => Promise<Buffer>;
 }
 
 export function createAdminHandlers(services: AdminServices): AdminHandlers {
-  const { config, store, journal, dispatcher, faults, settings, endpoints, events } = services;
+  const { config, store, journal, dispatcher, faults, settings } = services;
   const adminContractJson = Buffer.from(JSON.stringify(services.adminContract));
-  const faultView = (fault: Fault & { partner?: string }) => ({
-    operationId: fault.operationId,
-    ...(fault.status === undefined ? {} : { status: fault.status }),
-    ...(fault.delayMs === undefined ? {} : { delayMs: fault.delayMs }),
-    count: fault.count,
-    partner: fault.partner ?? null,
-  });
-  const faultList = (partnerId?: string) => ({ data: faults.list(partnerId).map(faultView) });
-
   return {
+    ...faultHandlers(faults, services.apiOperationIds),
+    ...journalHandlers(journal, services.cursors),
+    ...webhookHandlers(services),
+
     async getHealth() {
       return {
         status: 200,
@@ -80,61 +69,12 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
       };
     },
 
-    async listRequests({ partner, query }) {
-      const scope = { list: 'requests', partner: partner?.id, operationId: query.operationId, status: query.status };
-      const before = query.cursor === undefined ? undefined : services.cursors.decode(query.cursor, scope);
-      const page = await journal.page({
-        limit: query.limit ?? 100,
-        ...(before === undefined ? {} : { before }),
-        ...(query.operationId === undefined ? {} : { operationId: query.operationId }),
-        ...(query.status === undefined ? {} : { status: query.status }),
-        ...(partner ? { partnerId: partner.id } : {}),
-      });
-      const nextCursor = page.nextCursor === null ? null : services.cursors.encode(Number(page.nextCursor), scope);
-      return { status: 200, payload: { data: page.requests, nextCursor } };
-    },
-
-    async listDeliveries({ partner, query }) {
-      const limit = query.limit ?? 100;
-      const [endpointDisabled, deliveries, attempts] = await Promise.all([dispatcher.isDisabled(), dispatcher.deliveries(limit, partner?.id), dispatcher.journal(limit, partner?.id)]);
-      // The store keeps an event's type as text; it is one of the contract's, as the events were built from it.
-      return { status: 200, payload: { endpointDisabled, deliveries: deliveries as AdminSchemas['Delivery'][], attempts: attempts as AdminSchemas['DeliveryAttempt'][] } };
-    },
-
-    async reenableDefaultWebhookEndpoint() {
-      await dispatcher.reenable();
-      return { status: 200, payload: { endpointDisabled: await dispatcher.isDisabled() } };
-    },
-
     getSettings: ({ partner }) => ({ status: 200, payload: settings.of(partner?.id) }),
-
     updateSettings: ({ partner, body }) => ({ status: 200, payload: settings.set(partner?.id, { validateResponses: body.validateResponses }) }),
-
-    listFaults: ({ partner }) => ({ status: 200, payload: faultList(partner?.id) }),
-
-    armFault({ partner, body: request }) {
-      const body = request as FaultArmRequest;
-      if (!services.apiOperationIds.includes(body.operationId)) {
-        throw validationFailed([{ in: 'body', field: '/operationId', code: 'E_NOT_ALLOWED_VALUE', message: `Not an operation of the contract served: use one of ${services.apiOperationIds.join(', ')}.` }]);
-      }
-      faults.arm({
-        operationId: body.operationId,
-        ...(body.status === undefined ? {} : { status: body.status }),
-        ...(body.delayMs === undefined ? {} : { delayMs: body.delayMs }),
-        count: body.count ?? 1,
-        ...(partner ? { partnerId: partner.id, partner: partner.maskedKey } : {}),
-      });
-      return { status: 201, payload: faultList(partner?.id) };
-    },
-
-    clearFaults({ partner }) {
-      faults.clear(partner?.id);
-      return { status: 200, payload: faultList(partner?.id) };
-    },
 
     async resetStore({ partner }) {
       await journal.flush();
-      await store.reset(partner?.id);
+      await services.reset(partner?.id);
       if (!partner) faults.clear();
       return { status: 200, payload: { reset: partner ? 'partner' : 'everything' } };
     },
@@ -147,36 +87,6 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
         if (error instanceof SeedError) throw new ApiError(400, 'E_VALIDATION_FAILED', error.message, error.details);
         throw error;
       }
-    },
-
-    async listWebhookEndpoints(context) {
-      return { status: 200, payload: { data: await endpoints.list(partnerOf(context).id) } };
-    },
-    async createWebhookEndpoint(context) {
-      return { status: 201, payload: await endpoints.create(partnerOf(context).id, context.body) };
-    },
-    async getWebhookEndpoint(context) {
-      return { status: 200, payload: await endpoints.get(partnerOf(context).id, context.path.endpointId) };
-    },
-    async updateWebhookEndpoint(context) {
-      return { status: 200, payload: await endpoints.update(partnerOf(context).id, context.path.endpointId, context.body) };
-    },
-    async deleteWebhookEndpoint(context) {
-      return { status: 200, payload: await endpoints.delete(partnerOf(context).id, context.path.endpointId) };
-    },
-    async rotateWebhookEndpointSecret(context) {
-      return { status: 200, payload: await endpoints.rotateSecret(partnerOf(context).id, context.path.endpointId, context.body?.overlapSeconds) };
-    },
-    async reenableWebhookEndpoint(context) {
-      return { status: 200, payload: await endpoints.reenable(partnerOf(context).id, context.path.endpointId) };
-    },
-
-    async listEvents(context) {
-      const { limit, cursor, type } = context.query;
-      return { status: 200, payload: await events.list(partnerOf(context).id, { limit: limit ?? 20, ...(cursor === undefined ? {} : { cursor }), ...(type === undefined ? {} : { type }) }) };
-    },
-    async redeliverEvent(context) {
-      return { status: 202, payload: await events.redeliver(partnerOf(context).id, context.path.eventId, context.body.endpointId) };
     },
 
     getAdminContract: () => ({ status: 200, file: adminContractJson, contentType: 'application/json' }),

@@ -8,18 +8,22 @@
  */
 import type { Logger } from 'pino';
 import type { Company, DocumentType, FormationFailureReason } from '../../generated/openapi.js';
+import { getCompany, insertCompany } from '../companies/company-records.ts';
+import type { DocumentFactory } from '../documents/document-factory.ts';
+import { listDocuments } from '../documents/document-records.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
 import { createWorkScheduler } from '../scheduling/work-scheduler.ts';
-import { never, type NextStep, type StepClaim, type Store } from '../store/store.ts';
-import type { DocumentFactory } from './document-factory.ts';
-import { changeFor, failureFor, nextStep, readyAfter, type LifecycleContext } from './lifecycle.ts';
-import type { EventDestinations } from './webhook-events.ts';
+import type { Store, Tx } from '../store/store.ts';
+import type { OutboxEvent } from '../webhooks/outbox/outbox-types.ts';
+import type { EventDestinations } from '../webhooks/outbox/outbox-event.ts';
+import { changeFor, failureFor, nextStep, readyAfter, type CompanyChange, type LifecycleContext } from './lifecycle.ts';
+import { claimCompany, claimDue, commitStep, insertStep, never, nextStepDueAt, releaseStep, type NextStep, type StepClaim } from './timeline-records.ts';
 
 export type SimulationTarget = 'NEXT' | 'COMPLETED' | 'FAILED';
 
 export interface FormationEngine {
-  /** Stores a new company with its first step. */
-  start(partnerId: string, company: Company): Promise<void>;
+  /** Inside the transaction that stores a new company: the company and its first step. */
+  start(tx: Tx, partnerId: string, company: Company): void;
   simulate(partnerId: string, companyId: string, target: SimulationTarget, reason?: FormationFailureReason): Promise<Company>;
   close(): Promise<void>;
 }
@@ -36,20 +40,95 @@ const claimBatch = 16;
 /** How long a simulation waits for another process's step on the same company before answering 503. */
 const busyWaitMs = 5_000;
 
-export function createFormationEngine(options: {
+export interface FormationEngineOptions {
   store: Store;
+  /** Stores a step's events inside its commit (the webhook outbox's). */
+  storeEvents: (tx: Tx, events: readonly OutboxEvent[], now: number) => void;
   destinations: EventDestinations;
   documents: DocumentFactory;
   timeline: FormationTimeline;
   now: () => Date;
   logger: Logger;
+  /** Look for work other processes stored this often (a store several processes share); undefined: only when due. */
   pollMs?: number;
-}): FormationEngine {
-  const { store, destinations, documents, timeline, now, logger } = options;
-  const chains = new Map<string, Promise<unknown>>();
-  const auto = timeline.mode === 'auto';
+}
 
-  /** Runs `work` after every earlier piece of work on the same company in this process. */
+export function createFormationEngine(options: FormationEngineOptions): FormationEngine {
+  const { store, destinations, documents, timeline, logger } = options;
+  const auto = timeline.mode === 'auto';
+  const serially = companyQueue();
+  const context = (partnerId: string): LifecycleContext => ({ partnerId, documents, destinations });
+  const scheduleAfter = (dueAt: number): NextStep => ({ dueAt: auto ? dueAt + timeline.stepDelayMs : never });
+  const commit = (claim: StepClaim, change: CompanyChange | undefined, next: NextStep) =>
+    store.write((tx) => commitStep(tx, claim, change, next, Date.now(), options.storeEvents));
+  const readState = (partnerId: string, companyId: string) => store.read((tx) => companyState(tx, partnerId, companyId));
+
+  /** Takes one due step under its claim; a claim lost meanwhile (another process took the step) changes nothing. */
+  const runStep = (claim: StepClaim) =>
+    serially(claim.companyId, async () => {
+      const { company, ready } = await readState(claim.partnerId, claim.companyId);
+      const step = company && nextStep(company, ready, documents);
+      if (!company || !step) return void (await commit(claim, undefined, { done: true }));
+      const change = await changeFor(context(claim.partnerId), company, step, options.now());
+      const more = nextStep(change.company, readyAfter(ready, change), documents) !== undefined;
+      if (await commit(claim, change, more ? scheduleAfter(claim.dueAt) : { done: true })) destinations.notify();
+      else logger.warn({ companyId: claim.companyId, step: step.kind }, 'formation step dropped: its claim ran out and another process took it');
+    });
+
+  const scheduler = createWorkScheduler({
+    pollMs: options.pollMs,
+    onError: (error) => logger.error({ err: error }, 'formation timeline failed; retrying'),
+    async work() {
+      const claims = await store.hold((tx) => claimDue(tx, Date.now(), stepLeaseMs, claimBatch));
+      const results = await Promise.allSettled(claims.map(runStep));
+      for (const [index, result] of results.entries()) {
+        // The claim is kept until its lease runs out, so the step is tried again then, by this process or another.
+        if (result.status === 'rejected') logger.error({ err: result.reason, companyId: claims[index]?.companyId }, 'formation step failed; it will be retried');
+      }
+      if (claims.length === claimBatch) return Date.now();
+      const next = await store.read((tx) => nextStepDueAt(tx));
+      // Never a time already past when nothing was claimable: that would make the scheduler spin.
+      return next === undefined ? undefined : Math.max(next, Date.now() + 10);
+    },
+  });
+  scheduler.wake();
+
+  const simulation = createSimulation({ ...options, context, commit, readState, scheduleAfter });
+
+  return {
+    start(tx, partnerId, company) {
+      const dueAt = auto ? Date.now() + timeline.stepDelayMs : never;
+      insertCompany(tx, partnerId, company);
+      insertStep(tx, partnerId, company.serviceCompanyId, dueAt);
+      // Early is harmless (the scheduler finds nothing due and waits again), so before the commit is fine.
+      if (auto) scheduler.wake(dueAt);
+    },
+
+    simulate(partnerId, companyId, target, reason) {
+      return serially(companyId, async () => {
+        const result = await simulation.run(partnerId, companyId, target, reason);
+        if (auto) scheduler.wake(Date.now() + timeline.stepDelayMs);
+        return result;
+      });
+    },
+
+    async close() {
+      await scheduler.close();
+      await serially.settled();
+    },
+  };
+}
+
+/** A company as a step sees it: itself and the types of its documents already ready. */
+function companyState(tx: Tx, partnerId: string, companyId: string): { company: Company | undefined; ready: DocumentType[] } {
+  const company = getCompany(tx, partnerId, companyId);
+  const ready = company ? (listDocuments(tx, partnerId, companyId, { limit: 100 })).items.map((document) => document.type) : [];
+  return { company, ready };
+}
+
+/** Runs work after every earlier piece of work on the same company in this process. */
+function companyQueue() {
+  const chains = new Map<string, Promise<unknown>>();
   const serially = <T>(companyId: string, work: () => Promise<T>): Promise<T> => {
     const previous = chains.get(companyId) ?? Promise.resolve();
     const result = previous.then(work, work);
@@ -60,52 +139,27 @@ export function createFormationEngine(options: {
     });
     return result;
   };
+  return Object.assign(serially, { settled: () => Promise.allSettled([...chains.values()]) });
+}
 
-  const context = (partnerId: string): LifecycleContext => ({ partnerId, documents, destinations });
-  const readyTypes = async (partnerId: string, companyId: string): Promise<DocumentType[]> =>
-    (await store.documents.list(partnerId, companyId, { limit: 100 })).items.map((document) => document.type);
-  const scheduleAfter = (dueAt: number): NextStep => ({ dueAt: auto ? dueAt + timeline.stepDelayMs : never });
+interface SimulationDeps extends FormationEngineOptions {
+  context: (partnerId: string) => LifecycleContext;
+  commit: (claim: StepClaim, change: CompanyChange | undefined, next: NextStep) => Promise<boolean>;
+  readState: (partnerId: string, companyId: string) => Promise<{ company: Company | undefined; ready: DocumentType[] }>;
+  scheduleAfter: (dueAt: number) => NextStep;
+}
 
-  /** Takes one due step under its claim; a claim lost meanwhile (another process took the step) changes nothing. */
-  const runStep = (claim: StepClaim) =>
-    serially(claim.companyId, async () => {
-      const company = await store.companies.get(claim.partnerId, claim.companyId);
-      const ready = company ? await readyTypes(claim.partnerId, claim.companyId) : [];
-      const step = company && nextStep(company, ready, documents);
-      if (!company || !step) {
-        await store.timeline.commit(claim, undefined, { done: true }, Date.now());
-        return;
-      }
-      const change = await changeFor(context(claim.partnerId), company, step, now());
-      const more = nextStep(change.company, readyAfter(ready, change), documents) !== undefined;
-      const committed = await store.timeline.commit(claim, change, more ? scheduleAfter(claim.dueAt) : { done: true }, Date.now());
-      if (committed) destinations.notify();
-      else logger.warn({ companyId: claim.companyId, step: step.kind }, 'formation step dropped: its claim ran out and another process took it');
-    });
+/** simulateCompanyFormation: moves a formation on at once, under a claim on its timeline. */
+function createSimulation(deps: SimulationDeps) {
+  const { store, documents, destinations } = deps;
+  const finalRefusal = (company: Company) => new ApiError(409, 'E_FORMATION_ALREADY_FINAL', `The formation is already ${company.status}; it cannot move.`);
+  const isFinal = (company: Company) => company.status === 'COMPLETED' || company.status === 'FAILED';
 
-  const scheduler = createWorkScheduler({
-    pollMs: store.shared ? (options.pollMs ?? 250) : undefined,
-    onError: (error) => logger.error({ err: error }, 'formation timeline failed; retrying'),
-    async work() {
-      const claims = await store.timeline.claimDue(Date.now(), stepLeaseMs, claimBatch);
-      const results = await Promise.allSettled(claims.map(runStep));
-      for (const [index, result] of results.entries()) {
-        // The claim is kept until its lease runs out, so the step is tried again then, by this process or another.
-        if (result.status === 'rejected') logger.error({ err: result.reason, companyId: claims[index]?.companyId }, 'formation step failed; it will be retried');
-      }
-      if (claims.length === claimBatch) return Date.now();
-      const next = await store.timeline.nextDueAt();
-      // Never a time already past when nothing was claimable: that would make the scheduler spin.
-      return next === undefined ? undefined : Math.max(next, Date.now() + 10);
-    },
-  });
-  scheduler.wake();
-
-  /** Claims the company's timeline for a simulation, waiting out another process's step in progress. */
-  const claimForSimulation = async (partnerId: string, companyId: string): Promise<StepClaim | 'none'> => {
+  /** Claims the company's timeline, waiting out another process's step in progress. */
+  const claimFor = async (partnerId: string, companyId: string): Promise<StepClaim | 'none'> => {
     const deadline = Date.now() + busyWaitMs;
     for (;;) {
-      const claim = await store.timeline.claim(partnerId, companyId, Date.now(), stepLeaseMs);
+      const claim = await store.hold((tx) => claimCompany(tx, partnerId, companyId, Date.now(), stepLeaseMs));
       if (claim !== 'busy') return claim;
       if (Date.now() > deadline) {
         throw new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The formation is being advanced by another request; retry after Retry-After.', undefined, { 'retry-after': '1' });
@@ -114,73 +168,59 @@ export function createFormationEngine(options: {
     }
   };
 
-  const finalRefusal = (company: Company) => new ApiError(409, 'E_FORMATION_ALREADY_FINAL', `The formation is already ${company.status}; it cannot move.`);
-  const isFinal = (company: Company) => company.status === 'COMPLETED' || company.status === 'FAILED';
+  const commitOrFail = async (claim: StepClaim, change: CompanyChange | undefined, next: NextStep) => {
+    if (!(await deps.commit(claim, change, next))) throw new Error(`the simulation of ${claim.companyId} lost its claim on the timeline`);
+    if (change) destinations.notify();
+  };
 
-  const simulateClaimed = async (claim: StepClaim, target: SimulationTarget, reason: FormationFailureReason | undefined): Promise<Company> => {
-    const { partnerId, companyId } = claim;
-    let company = await store.companies.get(partnerId, companyId);
+  const advance = async (claim: StepClaim, target: SimulationTarget, reason: FormationFailureReason | undefined): Promise<Company> => {
+    let { company, ready } = await deps.readState(claim.partnerId, claim.companyId);
     // Refused without touching the timeline: a refused simulation (a final formation still getting its EIN and
     // documents) must leave the formation going as it was.
     if (!company || isFinal(company)) {
-      await store.timeline.commit(claim, undefined, { dueAt: claim.dueAt }, Date.now());
-      throw company ? finalRefusal(company) : notFound(`company ${companyId}`);
+      await deps.commit(claim, undefined, { dueAt: claim.dueAt });
+      throw company ? finalRefusal(company) : notFound(`company ${claim.companyId}`);
     }
     if (target === 'FAILED') {
-      const change = await failureFor(context(partnerId), company, reason ?? 'STATE_REJECTED', now());
+      const change = await failureFor(deps.context(claim.partnerId), company, reason ?? 'STATE_REJECTED', deps.now());
       await commitOrFail(claim, change, { done: true });
       return change.company;
     }
     // NEXT takes one status step; reaching COMPLETED (by NEXT or COMPLETED) also issues the EIN and documents.
     const stopAfterStatus = target === 'NEXT' && company.status === 'PENDING';
-    let ready = await readyTypes(partnerId, companyId);
     for (let step = nextStep(company, ready, documents); step; step = nextStep(company, ready, documents)) {
-      const change = await changeFor(context(partnerId), company, step, now());
+      const change: CompanyChange = await changeFor(deps.context(claim.partnerId), company, step, deps.now());
       await commitOrFail(claim, change, { keep: true });
       company = change.company;
       ready = readyAfter(ready, change);
       if (stopAfterStatus) break;
     }
     const more = nextStep(company, ready, documents) !== undefined;
-    await commitOrFail(claim, undefined, more ? scheduleAfter(Date.now()) : { done: true });
+    await commitOrFail(claim, undefined, more ? deps.scheduleAfter(Date.now()) : { done: true });
     return company;
   };
 
-  const commitOrFail = async (claim: StepClaim, change: Parameters<Store['timeline']['commit']>[1], next: NextStep) => {
-    if (!(await store.timeline.commit(claim, change, next, Date.now()))) {
-      throw new Error(`the simulation of ${claim.companyId} lost its claim on the timeline`);
-    }
-    if (change) destinations.notify();
-  };
-
   return {
-    async start(partnerId, company) {
-      await store.timeline.insert(partnerId, company, auto ? Date.now() + timeline.stepDelayMs : never);
-      if (auto) scheduler.wake(Date.now() + timeline.stepDelayMs);
-    },
-
-    simulate(partnerId, companyId, target, reason) {
-      return serially(companyId, async () => {
-        const company = await store.companies.get(partnerId, companyId);
-        if (!company) throw notFound(`company ${companyId}`);
-        if (isFinal(company)) throw finalRefusal(company);
-        const claim = await claimForSimulation(partnerId, companyId);
-        if (claim === 'none') {
-          // Every formation still going has a step; none left means it ended (or was reset) meanwhile.
-          const now = await store.companies.get(partnerId, companyId);
-          if (!now) throw notFound(`company ${companyId}`);
-          if (isFinal(now)) throw finalRefusal(now);
-          throw new Error(`company ${companyId} is ${now.status} but has no formation step`);
-        }
-        const result = await simulateClaimed(claim, target, reason);
-        if (auto) scheduler.wake(Date.now() + timeline.stepDelayMs);
-        return result;
-      });
-    },
-
-    async close() {
-      await scheduler.close();
-      await Promise.allSettled([...chains.values()]);
+    async run(partnerId: string, companyId: string, target: SimulationTarget, reason?: FormationFailureReason): Promise<Company> {
+      const { company } = await deps.readState(partnerId, companyId);
+      if (!company) throw notFound(`company ${companyId}`);
+      if (isFinal(company)) throw finalRefusal(company);
+      const claim = await claimFor(partnerId, companyId);
+      if (claim === 'none') {
+        // Every formation still going has a step; none left means it ended (or was reset) meanwhile.
+        const { company: now } = await deps.readState(partnerId, companyId);
+        if (!now) throw notFound(`company ${companyId}`);
+        if (isFinal(now)) throw finalRefusal(now);
+        throw new Error(`company ${companyId} is ${now.status} but has no formation step`);
+      }
+      try {
+        return await advance(claim, target, reason);
+      } catch (error) {
+        // Whatever failed (a document that could not be made, the store), the formation is left as it was, at once,
+        // rather than held until the claim runs out: a retry finds it free.
+        await store.hold((tx) => releaseStep(tx, claim)).catch(() => undefined);
+        throw error;
+      }
     },
   };
 }

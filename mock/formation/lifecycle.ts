@@ -5,9 +5,13 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Company, DocumentType, FormationFailureReason } from '../../generated/openapi.js';
-import type { CompanyChange } from '../store/store.ts';
-import type { DocumentFactory } from './document-factory.ts';
-import { outboxEvent, type EventDestinations } from './webhook-events.ts';
+import type { DocumentFactory } from '../documents/document-factory.ts';
+import type { OutboxEvent } from '../webhooks/outbox/outbox-types.ts';
+import { outboxEvent, type EventDestinations } from '../webhooks/outbox/outbox-event.ts';
+import type { CompanyChange as StepChange } from './timeline-records.ts';
+
+/** What a step changes: the company, a document that became ready, the events that announce it. */
+export type CompanyChange = StepChange<OutboxEvent>;
 
 export type Step = { kind: 'submit' } | { kind: 'complete' } | { kind: 'issue-ein' } | { kind: 'ready-document'; type: DocumentType };
 

@@ -15,12 +15,13 @@
  * answered is not: a connection the client reset or closed (`RequestAborted` tells the pipeline, which journals 499),
  * and a request whose answer has already begun (after a 413, say): its connection is only closed.
  */
-import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { maxHeaderSize, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
-import { newRequestId, validRequestId } from '../steps/assign-request-id.ts';
-import type { Exchange } from './exchange.ts';
+import { errorAnswer } from './answer.ts';
+import { requestIdFor } from './request-id.ts';
+import { writeAnswer, type Destination } from './write-answer.ts';
 
 /** nginx's "client closed request": the client left before its request was whole, so nobody got an answer. */
 export const clientClosedRequest = 499;
@@ -45,22 +46,20 @@ export interface Refusal {
 /** Requests answered on their socket after a route had them: the journal records this answer, not the pipeline's. */
 const refused = new WeakMap<IncomingMessage, Refusal>();
 /** The exchange of each request a pipeline serves, for its request id. */
-const exchanges = new WeakMap<IncomingMessage, Exchange>();
+const exchanges = new WeakMap<IncomingMessage, { readonly requestId: string }>();
 
 export function refusalOf(request: IncomingMessage): Refusal | undefined {
   return refused.get(request);
 }
 
 /** Called by whatever serves a request through a pipeline, so that a refusal on its socket carries its request id. */
-export function noteExchange(exchange: Exchange): void {
+export function noteExchange(exchange: { readonly request: IncomingMessage; readonly requestId: string }): void {
   exchanges.set(exchange.request, exchange);
 }
 
 function requestIdOf(request: IncomingMessage | undefined): string {
   const assigned = request && exchanges.get(request)?.requestId;
-  if (assigned) return assigned;
-  const sent = request?.headers['x-request-id'];
-  return typeof sent === 'string' && validRequestId.test(sent) ? sent : newRequestId();
+  return assigned || requestIdFor(request?.headers['x-request-id']);
 }
 
 const kib = Math.round(maxHeaderSize / 1024);
@@ -86,12 +85,12 @@ function refusalFor(error: Error & { code?: string; reason?: unknown }): Refusal
   }
 }
 
-function envelope(refusal: Refusal, requestId: string): string {
-  return JSON.stringify({ payload: null, error: { code: refusal.code, message: refusal.message, requestId } });
+/** A refusal as answered: the envelope, the request id, and the connection closed after it. */
+function sendRefusal(destination: Destination, refusal: Refusal, requestId: string, method: string): void {
+  const answer = errorAnswer(refusal.status, { code: refusal.code, message: refusal.message, requestId });
+  answer.finalHeaders = { ...answer.headers, 'x-request-id': requestId, connection: 'close' };
+  writeAnswer(destination, answer, method);
 }
-
-/** How long a refused connection stays open after its answer, for the client to read it before the socket goes. */
-const lingerMs = 1_000;
 
 export interface ProtocolGuard {
   /** Wraps the server's request listener: refuses two Host headers, or none in HTTP/1.1, and notes the request in flight. */
@@ -108,15 +107,8 @@ export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): Pro
 
   const answer = (response: ServerResponse, request: IncomingMessage, refusal: Refusal, reason: string) => {
     const requestId = requestIdOf(request);
-    const body = envelope(refusal, requestId);
     logger.info({ requestId, status: refusal.status, code: refusal.code, reason }, 'request refused before routing');
-    response.writeHead(refusal.status, {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      'x-request-id': requestId,
-      connection: 'close',
-    });
-    response.end(body);
+    sendRefusal({ response }, refusal, requestId, request.method ?? 'GET');
   };
 
   return {
@@ -148,16 +140,7 @@ export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): Pro
       const requestId = requestIdOf(request?.request);
       if (request) refused.set(request.request, refusal);
       logger.info({ requestId, status: refusal.status, code: refusal.code, reason: error.code }, 'request refused before routing');
-      const body = envelope(refusal, requestId);
-      socket.end(
-        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\n` +
-          `date: ${new Date().toUTCString()}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-          `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
-      );
-      // Closing at once could reset the connection under bytes the client still sends, and lose the answer with it.
-      const linger = setTimeout(() => socket.destroy(), lingerMs);
-      linger.unref();
-      socket.once('close', () => clearTimeout(linger));
+      sendRefusal({ socket }, refusal, requestId, request?.request.method ?? 'GET');
     },
 
     checkExpectation(request, response) {

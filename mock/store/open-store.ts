@@ -5,13 +5,21 @@
  *   redis://HOST:PORT[/DB]   several mock processes share one Redis and serve the same partners
  */
 import { resolve } from 'node:path';
-import { createMemoryStore } from './memory/memory-store.ts';
+import { openMemoryStore } from './memory/memory-store.ts';
 import { StoreError } from './store-error.ts';
-import type { Store, StoreOptions } from './store.ts';
+import { maskStoreUrl } from './store-url.ts';
+import type { Store } from './store.ts';
+
+export { maskStoreUrl } from './store-url.ts';
 
 export type StoreSpec = { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string };
 
 export const defaultStoreSpec = 'sqlite:.mock-data/state.db';
+
+/** Whether other processes may write the same data: then work they schedule is found by looking, not by being told. */
+export function isShared(spec: StoreSpec): boolean {
+  return spec.kind === 'redis';
+}
 
 /** Reads a `--store` value; a relative SQLite path is taken from `cwd`. Throws a StoreError that says what is accepted. */
 export function parseStoreSpec(raw: string, cwd = process.cwd()): StoreSpec {
@@ -35,10 +43,10 @@ export function parseStoreSpec(raw: string, cwd = process.cwd()): StoreSpec {
   throw new StoreError(`--store must be memory, sqlite:PATH or redis://HOST:PORT[/DB]; got ${JSON.stringify(maskStoreUrl(raw))}`);
 }
 
-export async function openStore(spec: StoreSpec, options: StoreOptions): Promise<Store> {
+export async function openStore(spec: StoreSpec): Promise<Store> {
   switch (spec.kind) {
     case 'memory':
-      return createMemoryStore(options);
+      return openMemoryStore();
     case 'sqlite': {
       // Loaded only when used: node:sqlite is not there before Node 22.13.
       const sqlite = await import('./sqlite/sqlite-store.ts').catch((error: NodeJS.ErrnoException) => {
@@ -47,16 +55,12 @@ export async function openStore(spec: StoreSpec, options: StoreOptions): Promise
           `the SQLite store needs Node 22.13 or newer (it uses node:sqlite), and this is Node ${process.versions.node}: run \`. .ci/use-node\` to use the pinned Node 24, or pass --store memory`,
         );
       });
-      return sqlite.openSqliteStore(spec.path, options);
+      return sqlite.openSqliteStore(spec.path);
     }
     case 'redis': {
       const { openRedisStore } = await import('./redis/redis-store.ts');
-      return openRedisStore(spec.url, options);
+      return openRedisStore(spec.url);
     }
   }
 }
 
-/** A store URL as it may be shown: without its password. */
-export function maskStoreUrl(raw: string): string {
-  return raw.replace(/^(rediss?:\/\/)([^@/]*)@/, (_match, scheme: string, userInfo: string) => `${scheme}${userInfo.includes(':') ? `${userInfo.split(':')[0]}:***` : '***'}@`);
-}

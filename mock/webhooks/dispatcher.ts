@@ -9,22 +9,74 @@
  * Where an event goes: to every endpoint of its partner subscribed to its type, except those the partner switched
  * off; a partner with no endpoint at all gets the mock's default endpoint (`--webhook-url`), if there is one.
  */
-import type { AttemptRecord, DeliveryOutcome, LaneClaim, OutboxEvent, Store } from '../store/store.ts';
+import type { EventDestinations } from './outbox/outbox-event.ts';
 import { createWorkScheduler } from '../scheduling/work-scheduler.ts';
+import type { Store } from '../store/store.ts';
 import { sendAttempt, type AttemptResult } from './attempt.ts';
+import { getEndpoint, listEndpoints } from './endpoints/endpoint-records.ts';
 import { maskEndpointUrl } from './endpoint-url.ts';
-import { buildEndpointDisabledEvent, type WebhookEventType } from './events.ts';
+import { buildEndpointDisabledEvent, type WebhookEventType } from './event-payloads.ts';
+import { endpointLaneKey } from './outbox/outbox-tables.ts';
+import type { WebhookOutbox } from './outbox/outbox.ts';
+import type { AttemptRecord, DeliveryOutcome, DeliveryRecord, LaneClaim, OutboxEvent } from './outbox/outbox-types.ts';
 import { assertSigningSecret, signedHeaders } from './signing.ts';
-import type { WebhookDispatcher, WebhookDispatcherOptions } from './types.ts';
-
-/** The ordering key of `webhook_endpoint.disabled`, which belongs to the endpoint, not to a company. */
-export const endpointOrderingKey = 'webhook_endpoint';
 
 /** The one endpoint of `--webhook-url`, as the store names it. */
 export const defaultEndpointId = 'default';
 
 /** A lane is held this much longer than an attempt may take, so that only a dead holder loses it. */
 const leaseMarginMs = 5_000;
+
+/** The subset of a pino logger the dispatcher uses, so a pino instance (or a child of one) fits as is. */
+export interface DispatcherLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+export interface WebhookDispatcherOptions {
+  store: Store;
+  /** Where events wait for delivery, and where attempts are recorded. */
+  outbox: WebhookOutbox;
+  /** The default endpoint: where the events of a partner with no endpoint of its own go (none: they are only kept). */
+  endpointUrl?: string;
+  /** The Standard Webhooks signing secret of the default endpoint, `whsec_` + base64. */
+  secret: string;
+  /** Delays before attempts 2..n; after attempt n fails the endpoint is disabled. */
+  retryDelaysMs: readonly number[];
+  /** How long a receiver has to answer one attempt. */
+  attemptTimeoutMs: number;
+  logger: DispatcherLogger;
+  /** The clock of signatures and journal lines. */
+  now?: () => Date;
+  fetch?: typeof fetch;
+  /** Attempts in flight at once from this process, across all lanes (default 8). */
+  maxConcurrency?: number;
+  /** Look for work other processes stored this often (a store several processes share); undefined: only when woken. */
+  pollMs?: number;
+}
+
+export interface WebhookDispatcher extends EventDestinations {
+  /**
+   * Re-enables a disabled endpoint (the default one when none is named): when it was disabled after failures, a
+   * `webhook_endpoint.disabled` event goes to it ahead of everything; then the held events resume in order. False
+   * (and nothing done) when the endpoint was not disabled or does not exist.
+   */
+  reenable(endpointId?: string): Promise<boolean>;
+  isDisabled(endpointId?: string): Promise<boolean>;
+  /** The newest `limit` attempts, oldest first; only a partner's when given. */
+  journal(limit?: number, partnerId?: string): Promise<AttemptRecord[]>;
+  /** Recently delivered events and at most `limit` (1000) undelivered ones, in the order stored; only a partner's when given. */
+  deliveries(limit?: number, partnerId?: string): Promise<DeliveryRecord[]>;
+  /**
+   * Resolves once nothing can progress on its own: no attempt in flight from this process and nothing due or
+   * scheduled on an enabled endpoint. Events held by a disabled endpoint do not keep it waiting.
+   */
+  idle(): Promise<void>;
+  /** Stops claiming, aborts attempts in flight (their lanes are given back as they were). */
+  close(): Promise<void>;
+}
 
 interface Target {
   url: string;
@@ -34,16 +86,12 @@ interface Target {
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   validateOptions(options);
-  const { store, endpointUrl, logger, attemptTimeoutMs } = options;
-  const retryDelaysMs = [...options.retryDelaysMs];
+  const { outbox, endpointUrl, logger, attemptTimeoutMs } = options;
   const now = options.now ?? (() => new Date());
-  const fetchImpl = options.fetch ?? globalThis.fetch;
   const maxConcurrency = options.maxConcurrency ?? 8;
-  const leaseMs = attemptTimeoutMs + leaseMarginMs;
   assertSigningSecret(options.secret);
   const flying = new Set<Promise<void>>();
   const closing = new AbortController();
-  let appended: Promise<void> = Promise.resolve();
   let closed = false;
 
   if (endpointUrl !== undefined && !URL.canParse(endpointUrl)) {
@@ -51,66 +99,110 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     logger.warn({ endpointUrl: maskEndpointUrl(endpointUrl) }, 'webhook endpoint URL does not parse; deliveries will fail');
   }
 
-  /** Where a claimed delivery goes and what signs it: the default endpoint, or a partner's from the store. */
-  const targetOf = async (endpointId: string): Promise<Target | undefined> => {
-    if (endpointId === defaultEndpointId) return endpointUrl === undefined ? undefined : { url: endpointUrl, secrets: [options.secret], partnerId: '' };
-    const endpoint = await store.webhookEndpoints.find(endpointId);
-    if (!endpoint) return undefined;
-    const time = Date.now();
-    return { url: endpoint.url, secrets: endpoint.secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt > time).map((secret) => secret.secret), partnerId: endpoint.partnerId };
-  };
+  const targetOf = targets(options);
 
   const scheduler = createWorkScheduler({
-    pollMs: store.shared ? (options.pollMs ?? 250) : undefined,
+    pollMs: options.pollMs,
     onError: (error) => logger.error({ err: error }, 'webhook delivery failed to read the outbox; retrying'),
     async work() {
       if (closed) return undefined;
       const room = maxConcurrency - flying.size;
       // Full: a settled attempt wakes the scheduler again.
       if (room <= 0) return undefined;
-      const claims = await store.outbox.claim(Date.now(), leaseMs, room);
+      const claims = await outbox.claim(Date.now(), attemptTimeoutMs + leaseMarginMs, room);
       for (const claim of claims) start(claim);
       if (claims.length === room) return undefined;
-      const next = await store.outbox.nextDueAt();
+      const next = await outbox.nextDueAt();
       // Never a time already past when nothing was claimable: that would make the scheduler spin.
       return next === undefined ? undefined : Math.max(next, Date.now() + 10);
     },
   });
   scheduler.wake();
 
+  const attempt = createAttempts({ ...options, targetOf, closing: closing.signal, now });
   const start = (claim: LaneClaim) => {
-    const at = now();
-    const attempt = (async () => {
-      const target = await targetOf(claim.endpointId);
-      if (!target) {
-        // The endpoint went away (deleted, or no default any more): what waited for it goes with it.
-        logger.warn({ endpointId: claim.endpointId, eventId: claim.eventId }, 'webhook not sent: its endpoint no longer exists');
-        await store.outbox.forgetEndpoint(claim.endpointId);
-        return;
-      }
-      const result = await sendAttempt({
-        url: target.url,
-        // Signed per attempt: the timestamp is this attempt's, the id and the body never change.
-        headers: signedHeaders(target.secrets, claim.eventId, claim.body, at),
-        body: claim.body,
-        timeoutMs: attemptTimeoutMs,
-        signal: closing.signal,
-        fetch: fetchImpl,
-      });
-      if (closing.signal.aborted && !result.ok) {
-        // Cut short by the shutdown: nothing to hold against the receiver, so the lane is given back as it was.
-        await store.outbox.release(claim, Date.now());
-        return;
-      }
-      await settle(claim, target, at, result);
-    })()
+    const running = attempt(claim)
       .catch((error: unknown) => logger.error({ err: error, eventId: claim.eventId }, 'webhook dispatcher failed to record an attempt'))
       .finally(() => {
-        flying.delete(attempt);
+        flying.delete(running);
         scheduler.wake();
       });
-    flying.add(attempt);
+    flying.add(running);
   };
+
+  return {
+    endpointsFor: (partnerId, type) => subscribedEndpoints(options, partnerId, type),
+    notify: () => scheduler.wake(),
+
+    async reenable(endpointId = defaultEndpointId) {
+      const target = await targetOf(endpointId);
+      if (!target) return false;
+      const notice = (disabled: { at: number; reason: string; failedEventId: string | null }): OutboxEvent | undefined =>
+        // The notice tells of deliveries that stopped; an endpoint its partner switched off stopped nothing.
+        disabled.reason === 'failures'
+          ? {
+              partnerId: target.partnerId,
+              event: buildEndpointDisabledEvent({ endpointUrl: target.url, disabledAt: new Date(disabled.at), failedEventId: disabled.failedEventId ?? '' }, now()),
+              orderingKey: endpointLaneKey,
+              endpointIds: [endpointId],
+            }
+          : undefined;
+      const reenabled = await outbox.reenable(endpointId, notice, Date.now());
+      if (reenabled) {
+        logger.info({ endpointId, endpointUrl: maskEndpointUrl(target.url) }, 'webhook endpoint re-enabled');
+        scheduler.wake();
+      }
+      return reenabled;
+    },
+
+    isDisabled: async (endpointId = defaultEndpointId) => (await outbox.endpoint(endpointId)).disabled !== undefined,
+    journal: (limit = 10_000, partnerId) => outbox.attempts(limit, partnerId),
+    deliveries: (limit = 1000, partnerId) => outbox.deliveries(Date.now(), limit, partnerId),
+
+    async idle() {
+      for (;;) {
+        if (flying.size === 0 && (closed || (await outbox.nextDueAt()) === undefined)) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+
+    async close() {
+      if (!closed) {
+        closed = true;
+        closing.abort();
+      }
+      await scheduler.close();
+      await Promise.allSettled([...flying]);
+    },
+  };
+}
+
+/** Where a claimed delivery goes and what signs it: the default endpoint, or a partner's from the store. */
+function targets(options: WebhookDispatcherOptions): (endpointId: string) => Promise<Target | undefined> {
+  const { store, endpointUrl } = options;
+  return async (endpointId) => {
+    if (endpointId === defaultEndpointId) return endpointUrl === undefined ? undefined : { url: endpointUrl, secrets: [options.secret], partnerId: '' };
+    const endpoint = await store.read((tx) => getEndpoint(tx, undefined, endpointId));
+    if (!endpoint) return undefined;
+    const time = Date.now();
+    return { url: endpoint.url, secrets: endpoint.secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt > time).map((secret) => secret.secret), partnerId: endpoint.partnerId };
+  };
+}
+
+/** The endpoints an event of `type` goes to: the partner's subscribed ones, or the default when it has none. */
+async function subscribedEndpoints(options: WebhookDispatcherOptions, partnerId: string, type: WebhookEventType): Promise<string[]> {
+  const endpoints = await options.store.read((tx) => listEndpoints(tx, partnerId));
+  if (endpoints.length === 0) return options.endpointUrl === undefined ? [] : [defaultEndpointId];
+  const subscribed = endpoints.filter((endpoint) => endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type));
+  const states = await Promise.all(subscribed.map((endpoint) => options.outbox.endpoint(endpoint.id)));
+  // Switched off by its partner: it receives nothing until switched on. Disabled after failures: it holds them.
+  return subscribed.filter((_, index) => states[index]?.disabled?.reason !== 'requested').map((endpoint) => endpoint.id);
+}
+
+/** One attempt of a claimed delivery, settled in the outbox: delivered, retried on the schedule, or the endpoint disabled. */
+function createAttempts(options: WebhookDispatcherOptions & { targetOf: (endpointId: string) => Promise<Target | undefined>; closing: AbortSignal; now: () => Date }) {
+  const { outbox, logger, retryDelaysMs, attemptTimeoutMs, targetOf, closing } = options;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
 
   const settle = async (claim: LaneClaim, target: Target, at: Date, result: AttemptResult) => {
     const context = { eventId: claim.eventId, type: claim.type, orderingKey: claim.laneKey, endpointId: claim.endpointId, attempt: claim.attempts + 1 };
@@ -124,7 +216,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       durationMs: result.durationMs,
       outcome: outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'failed' : 'disabled',
     };
-    if (!(await store.outbox.settle(claim, outcome, record, Date.now()))) {
+    if (!(await outbox.settle(claim, outcome, record, Date.now()))) {
       logger.warn(context, 'webhook attempt not recorded: the lane was held too long and another process took it over');
       return;
     }
@@ -134,87 +226,27 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     else logger.error({ ...failure, endpointUrl: maskEndpointUrl(target.url) }, 'webhook endpoint disabled after the last retry failed; events are held until it is re-enabled');
   };
 
-  const endpointsFor = async (partnerId: string, type: WebhookEventType): Promise<string[]> => {
-    const endpoints = await store.webhookEndpoints.list(partnerId);
-    if (endpoints.length === 0) return endpointUrl === undefined ? [] : [defaultEndpointId];
-    const subscribed = endpoints.filter((endpoint) => endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type));
-    const states = await Promise.all(subscribed.map((endpoint) => store.outbox.endpoint(endpoint.id)));
-    // Switched off by its partner: it receives nothing until switched on. Disabled after failures: it holds them.
-    return subscribed.filter((_, index) => states[index]?.disabled?.reason !== 'requested').map((endpoint) => endpoint.id);
-  };
-
-  return {
-    endpointsFor,
-
-    notify() {
-      scheduler.wake();
-    },
-
-    enqueue(event, orderingKey, partnerId = '') {
-      // Appended in call order, so that events enqueued one after another keep their order in the lane.
-      appended = appended
-        .then(async () => {
-          if (typeof event?.id !== 'string' || typeof event.type !== 'string') {
-            logger.error({ orderingKey }, 'webhook event without a string id and type; not queued');
-            return;
-          }
-          const endpointIds = await endpointsFor(partnerId, event.type);
-          await store.outbox.append([{ partnerId, event, orderingKey: String(orderingKey), endpointIds }], Date.now());
-          scheduler.wake();
-        })
-        // Typically an event JSON cannot encode (a BigInt, a cycle); the caller must go on regardless.
-        .catch((error: unknown) => logger.error({ err: error, orderingKey }, 'webhook event not queued'));
-    },
-
-    async reenable(endpointId = defaultEndpointId) {
-      const target = await targetOf(endpointId);
-      if (!target) return false;
-      const reenabled = await store.outbox.reenable(
-        endpointId,
-        (disabled): OutboxEvent | undefined =>
-          // The notice tells of deliveries that stopped; an endpoint its partner switched off stopped nothing.
-          disabled.reason === 'failures'
-            ? {
-                partnerId: target.partnerId,
-                event: buildEndpointDisabledEvent({ endpointUrl: target.url, disabledAt: new Date(disabled.at), failedEventId: disabled.failedEventId ?? '' }, now()),
-                orderingKey: endpointOrderingKey,
-                endpointIds: [endpointId],
-              }
-            : undefined,
-        Date.now(),
-      );
-      if (reenabled) {
-        logger.info({ endpointId, endpointUrl: maskEndpointUrl(target.url) }, 'webhook endpoint re-enabled');
-        scheduler.wake();
-      }
-      return reenabled;
-    },
-
-    async isDisabled(endpointId = defaultEndpointId) {
-      return (await store.outbox.endpoint(endpointId)).disabled !== undefined;
-    },
-
-    journal: (limit = 10_000, partnerId) => store.outbox.attempts(limit, partnerId),
-
-    deliveries: (limit = 1000, partnerId) => store.outbox.deliveries(Date.now(), limit, partnerId),
-
-    async idle() {
-      for (;;) {
-        await appended;
-        if (flying.size === 0 && (closed || (await store.outbox.nextDueAt()) === undefined)) return;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    },
-
-    async close() {
-      if (!closed) {
-        closed = true;
-        closing.abort();
-      }
-      await scheduler.close();
-      await appended;
-      await Promise.allSettled([...flying]);
-    },
+  return async (claim: LaneClaim) => {
+    const at = options.now();
+    const target = await targetOf(claim.endpointId);
+    if (!target) {
+      // The endpoint went away (deleted, or no default any more): what waited for it goes with it.
+      logger.warn({ endpointId: claim.endpointId, eventId: claim.eventId }, 'webhook not sent: its endpoint no longer exists');
+      await outbox.forgetEndpoint(claim.endpointId);
+      return;
+    }
+    const result = await sendAttempt({
+      url: target.url,
+      // Signed per attempt: the timestamp is this attempt's, the id and the body never change.
+      headers: signedHeaders(target.secrets, claim.eventId, claim.body, at),
+      body: claim.body,
+      timeoutMs: attemptTimeoutMs,
+      signal: closing,
+      fetch: fetchImpl,
+    });
+    // Cut short by the shutdown: nothing to hold against the receiver, so the lane is given back as it was.
+    if (closing.aborted && !result.ok) return void (await outbox.release(claim, Date.now()));
+    await settle(claim, target, at, result);
   };
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 export const userAgent = 'PartnerFormationMock-Webhooks/1.0';
@@ -19,4 +20,9 @@ export function signedHeaders(secrets: readonly string[], eventId: string, body:
 /** Throws on a secret that is not `whsec_` + base64, so a misconfiguration fails at startup, not per delivery. */
 export function assertSigningSecret(secret: string): void {
   new Webhook(secret);
+}
+
+/** A secret as Standard Webhooks wants it: `whsec_` and base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
 }

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { formatSummary, runStages, type Stage } from './run-stages.ts';
 
 export const stageScripts = [
-  'lint', 'check:generated', 'check:breaking', 'typecheck', 'test:unit', 'test:contract', 'test:dredd', 'test:workflows', 'test:fuzz',
+  'lint', 'check:generated', 'check:breaking', 'check:architecture', 'typecheck', 'test:unit', 'test:contract', 'test:dredd', 'test:workflows', 'test:fuzz',
 ];
 
 const help = `Usage: npm test [-- --bail] [--only STAGE,…]

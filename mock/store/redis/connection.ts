@@ -4,7 +4,7 @@
  * fail after a couple of reconnection attempts rather than queue without end.
  */
 import { Redis } from 'ioredis';
-import { maskStoreUrl } from '../open-store.ts';
+import { maskStoreUrl } from '../store-url.ts';
 import { StoreError } from '../store-error.ts';
 
 const openTimeoutMs = 5_000;

@@ -1,34 +1,24 @@
 /**
  * The Redis backend (`--store redis://HOST:PORT[/DB]`): several mock processes share one Redis and serve the same
- * partners. Every method that reads before it writes is one Lua script, which Redis runs without interleaving
- * anything else, so the rules of store.ts hold across processes. The key layout is described in keys.ts.
+ * partners. A transaction reads through generic scripts that return each value with its version, and commits
+ * through one script that first checks that none of those versions changed (optimistic concurrency, as Redis's own
+ * WATCH does, but without holding a connection per transaction); on a change, the transaction runs again with what
+ * is there now. The key layout is described in redis-scripts.ts.
  */
-import { createProcessRateBuckets } from '../rate-buckets.ts';
-import type { Store, StoreOptions } from '../store.ts';
-import { redisCompanies, redisDocuments, companyScripts } from './companies.ts';
+import type { Redis } from 'ioredis';
+import { StoreError } from '../store-error.ts';
+import type { KeyRange } from '../keys.ts';
+import type { Store, Table } from '../store.ts';
+import { runOptimistic, type Commit, type RemoteSource, type TableReads, type Versioned, type VersionedEntry, type Write } from '../transaction.ts';
 import { closeRedis, connectRedis, describeRedisUrl } from './connection.ts';
-import { checkLayoutVersion } from './layout-version.ts';
-import { customerScripts, redisCustomers } from './customers.ts';
-import { idempotencyScripts, redisIdempotency } from './idempotency.ts';
-import { journalScripts, redisJournal } from './journal.ts';
-import { maintenanceScripts, redisMaintenance } from './maintenance.ts';
-import { outboxScripts, redisOutbox } from './outbox.ts';
-import { registerScripts } from './scripts.ts';
-import { redisTimeline, timelineScripts } from './timeline.ts';
-import { redisWebhookEndpoints, webhookEndpointScripts } from './webhook-endpoints.ts';
+import { clearLua, commitLua, getLua, scanLua } from './redis-scripts.ts';
 
-const allScripts = {
-  ...customerScripts,
-  ...companyScripts,
-  ...idempotencyScripts,
-  ...timelineScripts,
-  ...outboxScripts,
-  ...webhookEndpointScripts,
-  ...journalScripts,
-  ...maintenanceScripts,
-};
+/** The version of the key layout, kept in the database (`pfm:layout`): data of another layout is refused. */
+export const layoutVersion = '3';
 
-export async function openRedisStore(url: string, options: StoreOptions): Promise<Store> {
+type Call = (command: string, args: readonly (string | number | Buffer)[]) => Promise<unknown>;
+
+export async function openRedisStore(url: string): Promise<Store> {
   const description = describeRedisUrl(url);
   const client = await connectRedis(url, description);
   try {
@@ -37,22 +27,129 @@ export async function openRedisStore(url: string, options: StoreOptions): Promis
     await closeRedis(client);
     throw error;
   }
-  const scripts = registerScripts(client, allScripts, description);
-  const { secret, reset } = redisMaintenance(scripts);
+  for (const [name, lua] of Object.entries({ kvGet: getLua, kvScan: scanLua, kvCommit: commitLua, kvClear: clearLua })) {
+    client.defineCommand(name, { numberOfKeys: 0, lua });
+  }
+  const { call, shutdown } = guardedCalls(client, description);
+  const source = redisSource(call);
+  const commit = redisCommit(call);
   return {
     description,
-    shared: true,
-    rateBuckets: createProcessRateBuckets(),
-    customers: redisCustomers(scripts),
-    companies: redisCompanies(scripts),
-    documents: redisDocuments(scripts),
-    idempotency: redisIdempotency(scripts, options),
-    timeline: redisTimeline(scripts, options),
-    outbox: redisOutbox(scripts, options),
-    webhookEndpoints: redisWebhookEndpoints(scripts, options),
-    journal: redisJournal(scripts, options),
-    secret,
-    reset,
-    close: () => scripts.shutdown(() => closeRedis(client)),
+    read: (body) => runOptimistic(body, source, commit, 'read', description),
+    write: (body) => runOptimistic(body, source, commit, 'write', description),
+    hold: (body) => runOptimistic(body, source, commit, 'hold', description),
+    async clear(keep) {
+      await call('kvClear', keep.map((table) => table.name));
+    },
+    close: () => shutdown(() => closeRedis(client)),
   };
+}
+
+function redisSource(call: Call): RemoteSource {
+  return {
+    async get(table, keys) {
+      const reply = (await call('kvGetBuffer', [keys.length, ...keys.flatMap((key) => [table.name, key])])) as (Buffer | null)[];
+      return keys.map((_key, index): Versioned | undefined => {
+        const value = reply[index * 2];
+        return value === null || value === undefined ? undefined : { value: decode(table, value), version: Number(reply[index * 2 + 1]) };
+      });
+    },
+    async scan(table, range: KeyRange) {
+      if (range.limit <= 0) return [];
+      const reply = (await call('kvScanBuffer', [table.name, range.low, range.high, range.reverse ? 1 : 0, range.limit])) as (Buffer | null)[];
+      const entries: VersionedEntry[] = [];
+      for (let i = 0; i + 2 < reply.length; i += 3) {
+        // A key listed without its value would be a half-written table: skipped rather than read as null.
+        if (reply[i + 1] === null) continue;
+        entries.push({ key: (reply[i] as Buffer).toString('utf8'), value: decode(table, reply[i + 1] as Buffer), version: Number(reply[i + 2]) });
+      }
+      return entries;
+    },
+    async allocate(counter, count) {
+      const last = Number(await call('hincrby', ['pfm:counter', counter, count]));
+      return last - count + 1;
+    },
+  };
+}
+
+function redisCommit(call: Call): Commit {
+  return async (reads: ReadonlyMap<string, TableReads>, writes: readonly Write[]) => {
+    const args: (string | number | Buffer)[] = [];
+    let checks = 0;
+    for (const { table, versions } of reads.values()) {
+      for (const [key, version] of versions) {
+        args.push(table.name, key, String(version));
+        checks += 1;
+      }
+    }
+    args.unshift(checks);
+    const writeArgs: (string | number | Buffer)[] = [];
+    for (const write of writes) {
+      const { table } = write;
+      const value = write.kind === 'put' ? encode(table, write.value) : write.kind === 'add' ? write.delta : '';
+      writeArgs.push(write.kind === 'put' ? 'p' : write.kind === 'delete' ? 'd' : 'a', table.name, table.ordered ? '1' : '0', write.key, value);
+    }
+    args.push(writeArgs.length / 5, ...writeArgs);
+    return Number(await call('kvCommit', args)) === 1;
+  };
+}
+
+function encode(table: Table<unknown>, value: unknown): string | Buffer {
+  if (table.bytes) {
+    const bytes = value as Uint8Array;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return JSON.stringify(value);
+}
+
+function decode(table: Table<unknown>, stored: Buffer): unknown {
+  // A copy, so that the value never pins the connection's read buffer.
+  if (table.bytes) return new Uint8Array(stored);
+  return JSON.parse(stored.toString('utf8'));
+}
+
+/**
+ * Every call to Redis, with failures named after the store (never its password), and a shutdown that refuses new
+ * calls, closes the connection, then fails the calls still waiting: during an outage ioredis would leave them
+ * pending for ever.
+ */
+function guardedCalls(client: Redis, description: string): { call: Call; shutdown: (disconnect: () => Promise<void>) => Promise<void> } {
+  const commands = client as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
+  const waiting = new Set<(error: Error) => void>();
+  let closing: Promise<void> | undefined;
+  const call: Call = async (command, args) => {
+    const run = commands[command];
+    if (!run) throw new StoreError(`the Redis store has no command ${command}`);
+    if (closing) throw new StoreError(`the Redis store ${description} is closed`);
+    let abandon: (error: Error) => void = () => undefined;
+    const abandoned = new Promise<never>((_, reject) => (abandon = reject));
+    waiting.add(abandon);
+    try {
+      return await Promise.race([run.apply(client, [...args]), abandoned]);
+    } catch (error) {
+      throw new StoreError(`the Redis store ${description} failed: ${(error as Error).message}`, { cause: error });
+    } finally {
+      waiting.delete(abandon);
+    }
+  };
+  const shutdown = (disconnect: () => Promise<void>) =>
+    (closing ??= (async () => {
+      await disconnect();
+      for (const abandon of waiting) abandon(new Error('the store was closed before Redis answered'));
+    })());
+  return { call, shutdown };
+}
+
+async function checkLayoutVersion(client: Redis, description: string): Promise<void> {
+  const versionKey = 'pfm:layout';
+  const found = await client.get(versionKey);
+  if (found === layoutVersion) return;
+  // No version: a new database takes this one; one holding data of an earlier layout does not.
+  const [, keys] = found === null ? await client.scan('0', 'MATCH', 'pfm:*', 'COUNT', 1000) : ['0', ['']];
+  if (found !== null || keys.length > 0) {
+    throw new StoreError(
+      `${description} holds mock data of ${found === null ? 'an earlier' : `another (${found})`} layout, and this mock writes layout ${layoutVersion}: empty that database (redis-cli -n DB FLUSHDB) or pass another one (--store redis://HOST:PORT/DB)`,
+    );
+  }
+  await client.set(versionKey, layoutVersion);
 }

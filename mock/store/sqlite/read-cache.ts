@@ -1,8 +1,8 @@
 /**
- * A bounded cache of what the SQLite backend reads most (a customer, a customer's companies), in front of the
- * file. It is only right because this process is the file's one writer (the store holds it with EXCLUSIVE
- * locking) and drops an entry at every write that could change it. Least recently used entries go first, so its
- * memory stays within `capacity` entries however much data the file holds.
+ * A bounded cache of what the SQLite backend reads (values by key), in front of the file. It is only right because
+ * this process is the file's one writer and updates it at every write it makes. Two generations rather than a
+ * strict least-recently-used order: a hit costs a lookup, not a reordering (which, on every read of every request,
+ * cost more than the reads saved), and what is still read survives into the next generation.
  */
 export interface ReadCache<V> {
   get(key: string): V | undefined;
@@ -11,28 +11,37 @@ export interface ReadCache<V> {
   clear(): void;
 }
 
+/** At most `2 × capacity` entries: the current generation, and the one before it. */
 export function createReadCache<V>(capacity: number): ReadCache<V> {
-  const entries = new Map<string, V>();
+  let young = new Map<string, V>();
+  let old = new Map<string, V>();
+  const set = (key: string, value: V) => {
+    young.set(key, value);
+    if (young.size >= capacity) {
+      old = young;
+      young = new Map();
+    }
+  };
   return {
     get(key) {
-      const value = entries.get(key);
-      if (value !== undefined) {
-        // Re-inserted: a Map iterates in insertion order, so the first entry is the least recently used.
-        entries.delete(key);
-        entries.set(key, value);
-      }
-      return value;
+      const value = young.get(key);
+      if (value !== undefined) return value;
+      const older = old.get(key);
+      // Still read: kept for the next generation.
+      if (older !== undefined) set(key, older);
+      return older;
     },
     set(key, value) {
-      entries.delete(key);
-      entries.set(key, value);
-      if (entries.size > capacity) entries.delete(entries.keys().next().value as string);
+      old.delete(key);
+      set(key, value);
     },
     delete(key) {
-      entries.delete(key);
+      young.delete(key);
+      old.delete(key);
     },
     clear() {
-      entries.clear();
+      young = new Map();
+      old = new Map();
     },
   };
 }

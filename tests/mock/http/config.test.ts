@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, helpText, parseConfig, type MockConfig } from '../../../mock/config.ts';
+import { ConfigError, helpText, parseConfig, type MockConfig } from '../../../mock/config/config.ts';
 import { defaultContractPath } from '../../../contract-model/document.ts';
 import { naicsSource } from '../../../mock/reference/index.ts';
 import { expectCleanJournal } from '../support/journal-check.ts';

@@ -4,7 +4,7 @@
  * admin routes get no grant. `--cors` takes `*` (the default), a list of origins, or `off`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../mock/config.ts';
+import { parseConfig } from '../../../mock/config/config.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 

@@ -2,8 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Customer } from '../../../generated/openapi.js';
 import { createKeyChecker } from '../../../mock/auth/api-keys.ts';
+import { createCustomer as storeCustomer } from '../../../mock/customers/customer-records.ts';
 import { validationFailed } from '../../../mock/http/api-error.ts';
-import type { Handlers } from '../../../mock/resources/handler.ts';
+import { change, type Handlers } from '../../../mock/pipeline/handler.ts';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
 import { createCustomer, customerBody, eventually, llcBody, newIdempotencyKey, sleep, validationDetails } from '../support/http-fixtures.ts';
 import { closeCheckingJournal, journalOf } from '../support/journal-check.ts';
@@ -124,7 +125,8 @@ describe('a 4xx outcome', () => {
     expect(validationDetails(first)).toEqual([expect.objectContaining({ field: '/serviceCustomerId', code: 'E_CUSTOMER_NOT_FOUND' })]);
 
     // The customer now exists, so the same body is valid…
-    await mock.store.customers.create(partnerId, { serviceCustomerId: customerId, email: 'later@example.com', firstName: 'Later', lastName: 'Customer', countryOfResidence: 'USA', phoneNumber: null, createdAt: new Date().toISOString() });
+    const later = { serviceCustomerId: customerId, email: 'later@example.com', firstName: 'Later', lastName: 'Customer', countryOfResidence: 'USA', phoneNumber: null, createdAt: new Date().toISOString() };
+    await mock.store.write((tx) => storeCustomer(tx, partnerId, later));
     expect((await mock.call(`/v1/partner/customers/${customerId}`)).status).toBe(200);
 
     // …but the key already has its answer.
@@ -234,13 +236,13 @@ describe('with handlers that fail or wait', () => {
       calls.set(body.email, call);
       const [behaviour] = body.email.split('.');
       if (behaviour === 'throws' && call === 1) throw new Error('the database went away');
-      if (behaviour === 'breaks' && call === 1) return { status: 200, payload: { ...customerOf(body, 'cus_BrokenAnswer000000000000'), created: 'yes' } } as never;
+      if (behaviour === 'breaks' && call === 1) return change(function () { return { status: 200, payload: { ...customerOf(body, 'cus_BrokenAnswer000000000000'), created: 'yes' } } as never; });
       if (behaviour === 'refused') throw validationFailed([{ in: 'body', field: '/email', code: 'E_FORMAT', message: 'Refused by the test.' }]);
       if (behaviour === 'waits') {
         entered();
         await gate;
       }
-      return { status: 200, payload: customerOf(body, `cus_${String(call).padStart(24, '0')}`) };
+      return change(function () { return { status: 200 as const, payload: customerOf(body, `cus_${String(call).padStart(24, '0')}`) }; });
     },
   };
 

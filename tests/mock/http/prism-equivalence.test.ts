@@ -11,8 +11,8 @@ import type { CCorpFormationRequest, LlcFormationRequest } from '../../../genera
 import type { ContractDocument } from '../../../contract-model/document.ts';
 import { listOperations } from '../../../contract-model/operations.ts';
 import { createRouter } from '../../../contract-model/router.ts';
-import { createPrismEngine } from '../../../mock/validation/prism-engine.ts';
-import { compileRequestValidator, type RequestValidator } from '../../../mock/validation/request-validator.ts';
+import { createPrismEngine } from '../../../mock/pipeline/prism-engine.ts';
+import { compileRequestValidator, type RequestValidator } from '../../../mock/pipeline/request-validator.ts';
 import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
 import { contract, customerBody, example } from '../support/http-fixtures.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';

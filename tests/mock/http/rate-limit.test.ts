@@ -1,6 +1,6 @@
 /** Per-key rate limiting: bursts of twice the rate, then 429 with Retry-After; RateLimit-* on every answer. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../mock/config.ts';
+import { parseConfig } from '../../../mock/config/config.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { otherSandboxKey, sandboxKey, startTestMock, type CallResult, type TestMock } from '../support/mock-harness.ts';
 

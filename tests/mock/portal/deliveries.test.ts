@@ -11,7 +11,7 @@ import { closeCheckingJournal } from '../support/journal-check.ts';
 import type { TestMock } from '../support/mock-harness.ts';
 import { newSecret } from '../webhooks/support/fixtures.ts';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
-import { completedFormation, createEndpoint, otherSandboxKey, portal, sandboxKey, startPortalMock } from './support.ts';
+import { completedFormation, createEndpoint, otherSandboxKey, portal, resetMock, sandboxKey, startPortalMock } from './support.ts';
 
 const lifecycle = ['company.formation.submitted', 'company.formation.completed', 'company.ein.issued', ...documentTypesFor('LLC').map(() => 'document.ready')];
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-  await mock.store.reset();
+  await resetMock(mock);
 });
 afterAll(() => closeCheckingJournal(mock));
 

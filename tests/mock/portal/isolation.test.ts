@@ -4,12 +4,12 @@
  * cursors say nothing of other partners' activity, and settings changed with its key are its own.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Handlers } from '../../../mock/resources/handler.ts';
+import type { Handlers } from '../../../mock/pipeline/handler.ts';
 import { eventually } from '../support/http-fixtures.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 import { newSecret } from '../webhooks/support/fixtures.ts';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
-import { completedFormation, createEndpoint, otherSandboxKey, portal, sandboxKey, startPortalMock } from './support.ts';
+import { completedFormation, createEndpoint, otherSandboxKey, portal, resetMock, sandboxKey, startPortalMock } from './support.ts';
 
 describe('with a default endpoint for the partners that have none', () => {
   let mock: TestMock;
@@ -22,7 +22,7 @@ describe('with a default endpoint for the partners that have none', () => {
     own = await startReceiver(newSecret(), () => ({ status: 200 }));
     mock = await startPortalMock({ webhookUrl: shared.url, webhookSecret: secret });
   });
-  afterEach(() => mock.store.reset());
+  afterEach(() => resetMock(mock));
   afterAll(async () => {
     await mock.close();
     await Promise.all([shared.close(), own.close()]);

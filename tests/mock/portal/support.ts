@@ -1,6 +1,6 @@
 /** What the portal tests share: a mock whose formations move on request, a typed admin client per partner, a formation run to its end. */
 import { mockAdminClient, type MockAdminClient } from '../../../contract-tests/support/mock-admin.ts';
-import type { MockConfig } from '../../../mock/config.ts';
+import type { MockConfig } from '../../../mock/config/config.ts';
 import { createCompany, createCustomer, llcBody, simulate } from '../support/http-fixtures.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 
@@ -29,4 +29,10 @@ export async function completedFormation(mock: TestMock, apiKey: string): Promis
   const moved = await simulate(mock, company.serviceCompanyId, { target: 'COMPLETED' }, apiKey);
   if (moved.status !== 200) throw new Error(`simulating answered ${moved.status}`);
   return company.serviceCompanyId;
+}
+
+/** Empties the mock's store through its admin API, as a team member would between runs. */
+export async function resetMock(mock: TestMock): Promise<void> {
+  const response = await fetch(`${mock.url}/_mock/reset`, { method: 'POST' });
+  if (response.status !== 200) throw new Error(`resetting answered ${response.status}`);
 }

@@ -1,6 +1,6 @@
 /** The background scheduler runs work when it is due: not before, not in a loop when the next run is far off. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { never } from '../../../mock/store/store.ts';
+import { never } from '../../../mock/formation/timeline-records.ts';
 import { createWorkScheduler, type WorkScheduler } from '../../../mock/scheduling/work-scheduler.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

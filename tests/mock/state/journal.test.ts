@@ -3,7 +3,7 @@
  * time: following `nextCursor` walks every entry once, and no page holds more than 1000.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxJournalPathLength, type JournalEntry } from '../../../mock/admin/request-journal.ts';
+import { maxJournalPathLength, type JournalEntry } from '../../../mock/journal/request-journal.ts';
 import { journalOf } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 

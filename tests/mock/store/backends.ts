@@ -1,15 +1,16 @@
 /**
  * The three store backends as the conformance suite opens them: each can open a store; Redis, which several
  * processes share, a second store on the same data at the same time (another process, as far as it can tell); and
- * SQLite and Redis, whose data outlives the process, the same data again after a close.
+ * SQLite and Redis, whose data outlives the process, the same data again after a close. Each is opened as the
+ * records of every feature on it (records.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryStore } from '../../../mock/store/memory/memory-store.ts';
+import { openMemoryStore } from '../../../mock/store/memory/memory-store.ts';
 import { openStore } from '../../../mock/store/open-store.ts';
-import { defaultStoreOptions, type Store, type StoreOptions } from '../../../mock/store/store.ts';
 import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { defaultRecordOptions, recordsOn, type RecordOptions, type Records } from './records.ts';
 
 export interface Backend {
   name: 'memory' | 'sqlite' | 'redis';
@@ -19,14 +20,14 @@ export interface Backend {
   setUp(): Promise<void>;
   tearDown(): Promise<void>;
   /** A store on fresh, empty data. */
-  open(options?: Partial<StoreOptions>): Promise<Store>;
+  open(options?: Partial<RecordOptions>): Promise<Records>;
   /** Another store on the data of the last `open`, open at the same time (another connection). */
-  openSecond?(options?: Partial<StoreOptions>): Promise<Store>;
+  openSecond?(options?: Partial<RecordOptions>): Promise<Records>;
   /** The data of the last `open` again, after that store was closed; absent where nothing outlives a close. */
-  reopen?(options?: Partial<StoreOptions>): Promise<Store>;
+  reopen?(options?: Partial<RecordOptions>): Promise<Records>;
 }
 
-const withDefaults = (options: Partial<StoreOptions> = {}): StoreOptions => ({ ...defaultStoreOptions, ...options });
+const withDefaults = (options: Partial<RecordOptions> = {}): RecordOptions => ({ ...defaultRecordOptions, ...options });
 
 export function memoryBackend(): Backend {
   return {
@@ -35,7 +36,8 @@ export function memoryBackend(): Backend {
     async setUp() {},
     async tearDown() {},
     async open(options) {
-      return createMemoryStore(withDefaults(options));
+      // Frozen: a rule that changed a value once written would throw here instead of corrupting the store.
+      return recordsOn(openMemoryStore({ freeze: true }), withDefaults(options));
     },
   };
 }
@@ -55,10 +57,10 @@ export function sqliteBackend(): Backend {
     },
     async open(options) {
       file = join(dir, `state-${(count += 1)}.db`);
-      return openStore({ kind: 'sqlite', path: file }, withDefaults(options));
+      return recordsOn(await openStore({ kind: 'sqlite', path: file }), withDefaults(options));
     },
     async reopen(options) {
-      return openStore({ kind: 'sqlite', path: file }, withDefaults(options));
+      return recordsOn(await openStore({ kind: 'sqlite', path: file }), withDefaults(options));
     },
   };
 }
@@ -80,15 +82,15 @@ export function redisBackend(): Backend {
     async open(options) {
       // A database per store, emptied first: tests never see each other's data.
       database = (database + 1) % 16;
-      const store = await openStore({ kind: 'redis', url: url() }, withDefaults(options));
-      await store.reset();
-      return store;
+      const records = recordsOn(await openStore({ kind: 'redis', url: url() }), withDefaults(options));
+      await records.reset();
+      return records;
     },
     async openSecond(options) {
-      return openStore({ kind: 'redis', url: url() }, withDefaults(options));
+      return recordsOn(await openStore({ kind: 'redis', url: url() }), withDefaults(options));
     },
     async reopen(options) {
-      return openStore({ kind: 'redis', url: url() }, withDefaults(options));
+      return recordsOn(await openStore({ kind: 'redis', url: url() }), withDefaults(options));
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { readMockJournal } from '../../../contract-tests/support/mock-admin.ts';
-import type { JournalEntry } from '../../../mock/admin/request-journal.ts';
+import type { JournalEntry } from '../../../mock/journal/request-journal.ts';
 
 /** The mock's whole request journal, oldest first (with the admin token, when the mock runs with one). */
 export function journalOf(mock: { url: string; config?: { adminToken?: string } }): Promise<JournalEntry[]> {

@@ -1,12 +1,12 @@
 /** Starts the mock in-process on a free port, for tests that talk to it over real HTTP. */
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { parseConfig, type MockConfig } from '../../../mock/config.ts';
-import type { Handlers } from '../../../mock/resources/handler.ts';
+import { parseConfig, type MockConfig } from '../../../mock/config/config.ts';
+import type { Handlers } from '../../../mock/pipeline/handler.ts';
 import { call, type CallOptions, type CallResult } from './http-call.ts';
 
 export { otherSandboxKey, productionKey, sandboxKey, type CallOptions, type CallResult } from './http-call.ts';
-import { startMock, type RunningMock } from '../../../mock/server.ts';
+import { startMock, type RunningMock } from '../../../mock/app/server.ts';
 
 export interface TestMock extends RunningMock {
   /** Every log line written so far, parsed. */

@@ -1,50 +1,66 @@
+/**
+ * Delivery order and concurrency, with events made as in production by companies' formations: each company's
+ * events arrive in the order its formation stored them, one at a time, while companies are delivered side by side,
+ * and the dispatcher never has more than `maxConcurrency` attempts going at once.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebhookDispatcher } from '../../../mock/webhooks/dispatcher.ts';
-import type { WebhookEvent } from '../../../mock/webhooks/events.ts';
-import { captureLogger, companyId, harness, newSecret, roomyTimeoutMs, submittedEvent, testStore } from './support/fixtures.ts';
-import { startReceiver, type ReceivedEvent } from './support/receiver.ts';
+import { newSecret, openResources, sleep, until } from './support/fixtures.ts';
+import { formationHarness, llcFormationEvents, type CompanyRef, type FormationHarness } from './support/formation-harness.ts';
+import { gatedFetch } from './support/gated-fetch.ts';
+import { startReceiver, type ReceivedEvent, type Receiver } from './support/receiver.ts';
 
-const resources = harness();
+const resources = openResources();
 afterEach(() => resources.closeAll());
 
-const perCompany = 20;
+const companyOf = (event: ReceivedEvent) => event.data['serviceCompanyId'];
 
 /** The ids a company's events were accepted in, keeping only the first acceptance of each id (the partner's dedupe). */
-function acceptedIdsOf(accepted: ReceivedEvent[], company: string): string[] {
-  const ids = accepted.filter((event) => event.data['serviceCompanyId'] === company).map((event) => event.id);
-  return [...new Set(ids)];
+function acceptedIdsOf(receiver: Receiver, company: CompanyRef): string[] {
+  return [...new Set(receiver.accepted().filter((event) => companyOf(event) === company.id).map((event) => event.id))];
 }
 
-function enqueueInterleaved(enqueue: (event: WebhookEvent, key: string) => void, companies: string[]) {
-  const sent = new Map(companies.map((company) => [company, [] as string[]]));
-  for (let n = 0; n < perCompany; n += 1) {
-    for (const company of companies) {
-      const event = submittedEvent(company, n);
-      sent.get(company)?.push(event.id);
-      enqueue(event, company);
-    }
-  }
-  return sent;
+/** What each company's formation stored, in order: what its deliveries must follow. */
+async function storedIdsOf(h: FormationHarness, company: CompanyRef): Promise<string[]> {
+  return (await h.eventsOf(company)).map((event) => event.id);
+}
+
+async function newCompanies(h: FormationHarness, count: number): Promise<CompanyRef[]> {
+  const companies: CompanyRef[] = [];
+  for (let n = 0; n < count; n += 1) companies.push(await h.newCompany());
+  return companies;
+}
+
+/** Where a company's requests came in the receiver's arrival order. */
+function arrivals(receiver: Receiver, company: CompanyRef): number[] {
+  return receiver.requests.filter((request) => request.event && companyOf(request.event) === company.id).map((request) => request.index);
 }
 
 describe('webhook ordering', () => {
   it('delivers each company in order, one at a time, while companies run concurrently', async () => {
     const secret = newSecret();
-    const receiver = resources.track(
-      await startReceiver(secret, () => ({ status: 200, delayMs: Math.floor(Math.random() * 15) })),
-    );
-    const dispatcher = resources.track(
-      createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs: [5], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
-    );
-    const companies = [companyId('a'), companyId('b')];
+    // Random answer times shuffle when attempts end; the order must not depend on them.
+    const receiver = resources.track(await startReceiver(secret, () => ({ status: 200, delayMs: Math.floor(Math.random() * 15) })));
+    // a's attempts are held before the wire until b is done: b can only finish if a's pending head does not block it.
+    const gate = gatedFetch((event) => companyOf(event) === a.id);
+    const h = resources.track(formationHarness({ endpointUrl: receiver.url, secret, retryDelaysMs: [5], fetch: gate.fetch }));
+    const [a, b] = (await newCompanies(h, 2)) as [CompanyRef, CompanyRef];
 
-    const sent = enqueueInterleaved((event, key) => dispatcher.enqueue(event, key), companies);
-    await dispatcher.idle();
+    await h.simulate(a, 'COMPLETED');
+    await until(() => gate.held === 1);
+    await h.simulate(b, 'COMPLETED');
+    await until(() => acceptedIdsOf(receiver, b).length === llcFormationEvents.length);
+    // Six of a's events are stored, yet only its head was attempted: one at a time per company.
+    expect(gate.held).toBe(1);
+    gate.open();
+    await h.dispatcher.idle();
 
     expect(receiver.requests.every((request) => request.verified)).toBe(true);
-    for (const company of companies) expect(acceptedIdsOf(receiver.accepted(), company)).toEqual(sent.get(company));
+    for (const company of [a, b]) {
+      expect((await h.eventsOf(company)).map((event) => event.type)).toEqual(llcFormationEvents);
+      expect(acceptedIdsOf(receiver, company)).toEqual(await storedIdsOf(h, company));
+    }
+    expect(Math.max(...arrivals(receiver, b))).toBeLessThan(Math.min(...arrivals(receiver, a)));
     expect(receiver.maxConcurrentPerKey).toBe(1);
-    expect(receiver.maxConcurrent).toBe(2);
   });
 
   it('delivers every event in order when the receiver fails every other attempt', async () => {
@@ -60,41 +76,49 @@ describe('webhook ordering', () => {
         return { status: attempt % 2 === 1 ? 500 : 200, delayMs: Math.floor(Math.random() * 5) };
       }),
     );
-    const dispatcher = resources.track(
-      createWebhookDispatcher({ store: testStore(), endpointUrl: receiver.url, secret, retryDelaysMs: [2, 2, 2], attemptTimeoutMs: roomyTimeoutMs, logger: captureLogger() }),
-    );
-    const companies = [companyId('a'), companyId('b'), companyId('c')];
+    const h = resources.track(formationHarness({ endpointUrl: receiver.url, secret, retryDelaysMs: [2, 2, 2] }));
+    const companies = await newCompanies(h, 3);
 
-    const sent = enqueueInterleaved((event, key) => dispatcher.enqueue(event, key), companies);
-    await dispatcher.idle();
+    // Side by side, as partners' formations run: their events are stored interleaved.
+    await Promise.all(companies.map((company) => h.simulate(company, 'COMPLETED')));
+    await h.dispatcher.idle();
 
-    expect((await dispatcher.isDisabled())).toBe(false);
+    expect(await h.dispatcher.isDisabled()).toBe(false);
     expect(receiver.requests.every((request) => request.verified)).toBe(true);
-    expect(receiver.requests).toHaveLength(2 * companies.length * perCompany);
+    expect(receiver.requests).toHaveLength(2 * companies.length * llcFormationEvents.length);
     const acceptedIds = receiver.accepted().map((event) => event.id);
     expect(new Set(acceptedIds).size).toBe(acceptedIds.length);
-    for (const company of companies) expect(acceptedIdsOf(receiver.accepted(), company)).toEqual(sent.get(company));
-    expect((await dispatcher.deliveries()).every((delivery) => delivery.state === 'delivered')).toBe(true);
+    for (const company of companies) expect(acceptedIdsOf(receiver, company)).toEqual(await storedIdsOf(h, company));
+    expect((await h.dispatcher.deliveries()).every((delivery) => delivery.state === 'delivered')).toBe(true);
   });
 
   it('never has more attempts in flight than maxConcurrency', async () => {
+    const maxConcurrency = 3;
     const secret = newSecret();
-    const receiver = resources.track(await startReceiver(secret, () => ({ status: 204, delayMs: 10 })));
-    const dispatcher = resources.track(
-      createWebhookDispatcher({ store: testStore(),
-        endpointUrl: receiver.url,
-        secret,
-        retryDelaysMs: [],
-        attemptTimeoutMs: roomyTimeoutMs,
-        logger: captureLogger(),
-        maxConcurrency: 3,
-      }),
+    const receiver = resources.track(await startReceiver(secret, () => ({ status: 204 })));
+    // Attempts are held until the dispatcher has maxConcurrency of them going: the cap is reached, every round.
+    let rounds = false;
+    const gate = gatedFetch(
+      () => true,
+      (held) => {
+        if (rounds && held.held === maxConcurrency) held.release();
+      },
     );
+    const h = resources.track(formationHarness({ endpointUrl: receiver.url, secret, maxConcurrency, fetch: gate.fetch }));
+    // One event per company: every lane has work to claim, so each round can fill up (9 events, 3 rounds).
+    const companies = await newCompanies(h, 3 * maxConcurrency);
 
-    for (let n = 0; n < 30; n += 1) dispatcher.enqueue(submittedEvent(companyId(`k${n % 10}`), n), companyId(`k${n % 10}`));
-    await dispatcher.idle();
+    for (const company of companies) await h.simulate(company, 'NEXT');
+    await until(() => gate.held >= maxConcurrency);
+    // Every event is stored and due, and nothing ends while held: room for a fourth attempt if the cap did not hold.
+    await sleep(50);
+    expect(gate.held).toBe(maxConcurrency);
+    rounds = true;
+    gate.release();
+    await h.dispatcher.idle();
 
-    expect(receiver.accepted()).toHaveLength(30);
-    expect(receiver.maxConcurrent).toBe(3);
+    expect(receiver.accepted()).toHaveLength(companies.length);
+    expect(gate.maxInFlight).toBe(maxConcurrency);
+    expect(receiver.maxConcurrent).toBeLessThanOrEqual(maxConcurrency);
   });
 });

@@ -1,6 +1,10 @@
+/**
+ * The small pure pieces the webhook pipeline is built from, with no formation or store: ids shaped as the
+ * contract's, the contract's retry schedule and its scaling, and the `webhook_endpoint.disabled` event.
+ */
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../mock/ids.ts';
-import { buildEndpointDisabledEvent, toTimestamp } from '../../../mock/webhooks/events.ts';
+import { buildEndpointDisabledEvent, toTimestamp } from '../../../mock/webhooks/event-payloads.ts';
 import { contractAttemptTimeoutMs, contractRetryScheduleMs, scaleSchedule } from '../../../mock/webhooks/schedule.ts';
 import { contractValidator } from './support/fixtures.ts';
 

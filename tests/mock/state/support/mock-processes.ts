@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildMock, startMockProcess, type MockProcess } from '../../../../contract-tests/support/mock-process.ts';
+import { buildMock, startMockProcess, type MockProcess } from '../../../../mock/launch/mock-process.ts';
 import { call, type CallOptions, type CallResult } from '../../support/http-call.ts';
 
 export interface RunningProcess extends MockProcess {

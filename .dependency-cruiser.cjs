@@ -1,0 +1,82 @@
+/**
+ * What may import what in the mock (`npm run check:architecture`, part of `npm test`): the layers of
+ * docs/architecture.md, from the bottom up. A rule here is the picture there; change both together.
+ *
+ *   foundations   store/ (persistence only), http/ (transport only), scheduling/, ids.ts
+ *   core          auth/ (API keys), pagination/, then pipeline/ (the steps every request walks)
+ *   features      customers/ companies/ documents/ reference/ formation/ webhooks/ idempotency/ journal/
+ *                 faults/ rate-limit/ cors/ served-documents/ seed/
+ *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts
+ */
+const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|rate-limit|cors|served-documents|seed)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle makes two modules one: neither can be read, tested or replaced alone.',
+      from: { path: '^mock/' },
+      to: { circular: true },
+    },
+    {
+      name: 'store-is-persistence-only',
+      severity: 'error',
+      comment: 'The store stores and retrieves; the rules live in the features above it, written once.',
+      from: { path: '^mock/store/' },
+      to: { path: '^mock/(?!store/)' },
+    },
+    {
+      name: 'http-is-transport-only',
+      severity: 'error',
+      comment: 'http/ reads requests and writes answers; it knows no pipeline, feature or store.',
+      from: { path: '^mock/http/' },
+      to: { path: '^mock/(?!http/)' },
+    },
+    {
+      name: 'foundations-stand-alone',
+      severity: 'error',
+      from: { path: '^mock/(scheduling/|ids\\.ts)' },
+      to: { path: '^mock/(?!scheduling/)' },
+    },
+    {
+      name: 'core-below-features',
+      severity: 'error',
+      comment: 'auth/ and pagination/ serve the pipeline and the features, never the other way round.',
+      from: { path: '^mock/(auth|pagination)/' },
+      to: { path: '^mock/(?!(auth|pagination|http|store)/|ids\\.ts)' },
+    },
+    {
+      name: 'pipeline-below-features',
+      severity: 'error',
+      comment: 'The pipeline runs handlers it is given; it imports no feature.',
+      from: { path: '^mock/pipeline/' },
+      to: { path: '^mock/(?!(pipeline|auth|pagination|http|store)/)' },
+    },
+    {
+      name: 'features-below-wiring',
+      severity: 'error',
+      comment: 'A feature is given what it needs; it never reaches up into the configuration, the admin API or the assembly.',
+      from: { path: `^mock/${features}/` },
+      to: { path: '^mock/(config|admin|app|launch|package)/|^mock/main\\.ts' },
+    },
+    {
+      name: 'admin-and-config-below-app',
+      severity: 'error',
+      from: { path: '^mock/(admin|config)/' },
+      to: { path: '^mock/(app|launch|package)/|^mock/main\\.ts' },
+    },
+    {
+      name: 'app-imported-by-main-only',
+      severity: 'error',
+      comment: 'app/ assembles the mock; only its entry points start it.',
+      from: { path: '^mock/', pathNot: '^mock/(app/|main\\.ts)' },
+      to: { path: '^mock/app/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|generated)/' },
+  },
+};

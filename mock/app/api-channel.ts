@@ -1,0 +1,56 @@
+/**
+ * The API's channel: the steps every API request walks, in order, and how its answers are finalised (checked
+ * against the contract, unless a partner switched checks off for its own requests) and recorded (the request
+ * journal and one log line each).
+ */
+import type { Logger } from 'pino';
+import { perOperation } from '../../contract-model/per-operation.ts';
+import { compileResponseValidator } from '../../contract-model/response-validator.ts';
+import { createRouter } from '../../contract-model/router.ts';
+import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { authenticate } from '../pipeline/authenticate.ts';
+import type { MockConfig } from '../config/config.ts';
+import { allowCrossOrigin } from '../cors/allow-cross-origin.ts';
+import { injectFaults } from '../faults/inject-faults.ts';
+import { enforceIdempotency } from '../idempotency/enforce-idempotency.ts';
+import { createExchangeRecorder } from '../journal/record-exchange.ts';
+import { assignRequestId } from '../pipeline/assign-request-id.ts';
+import { dispatch } from '../pipeline/dispatch.ts';
+import { createAnswerFinaliser } from '../pipeline/finalise-answer.ts';
+import { gateSandboxOperations } from '../pipeline/gate-sandbox-operations.ts';
+import { composePipeline } from '../pipeline/pipeline.ts';
+import { createPrismEngine } from '../pipeline/prism-engine.ts';
+import { readBody } from '../pipeline/read-body.ts';
+import { routeRequest } from '../pipeline/route-request.ts';
+import type { Channel } from '../pipeline/send-answer.ts';
+import { limitRate } from '../rate-limit/limit-rate.ts';
+import { createProcessRateBuckets } from '../rate-limit/rate-buckets.ts';
+import { compileRequestValidator } from '../pipeline/request-validator.ts';
+import { validateRequest } from '../pipeline/validate-request.ts';
+import type { Services } from './services.ts';
+
+export function createApiChannel(config: MockConfig, logger: Logger, services: Services, baseUrl: () => string): Channel {
+  const { contract, operations, store, keys } = services;
+  const compiler = createSchemaCompiler(contract);
+  const finalise = createAnswerFinaliser({
+    validatorOf: perOperation(operations, (op) => compileResponseValidator(contract, op, compiler)),
+    enabled: (exchange) => services.settings.of(exchange.partner?.id).validateResponses,
+    logger,
+  });
+  const run = composePipeline([
+    assignRequestId,
+    allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
+    limitRate({ perSecond: config.rateLimitPerSecond, buckets: createProcessRateBuckets(), keys }),
+    routeRequest(createRouter(operations)),
+    gateSandboxOperations(config.environment),
+    authenticate(keys),
+    readBody({ maxBytes: config.maxBodyBytes }),
+    // Before validation: a refused body is stored for its key like any 4xx.
+    enforceIdempotency({ store, records: services.idempotency, finalise, logger }),
+    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
+    // After idempotency, so that a held request is in flight for its key, and an injected 5xx is not stored.
+    injectFaults(services.faults),
+    dispatch({ handlers: services.handlers, examples: services.unhandled.length > 0 ? createPrismEngine(contract) : undefined, baseUrl, logger }),
+  ]);
+  return { run, finalise, record: createExchangeRecorder({ logger, journal: services.journal }) };
+}

@@ -1,0 +1,114 @@
+/**
+ * The features of the mock, assembled on a store: the contract it serves, the handlers, the formation timeline,
+ * the webhook outbox and dispatcher, the request journal, faults and settings, the partner portal. What the three
+ * channels (server.ts) and the admin API use; `stopWork` stops the background work before the store closes.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { loadContract, maxItemsOf, type ContractDocument } from '../../contract-model/document.ts';
+import { listOperations, listWebhooks, type ContractOperation } from '../../contract-model/operations.ts';
+import type { AdminServices } from '../admin/admin-handlers.ts';
+import { createSettingsRegistry, type SettingsRegistry } from '../admin/settings.ts';
+import { createKeyChecker, type KeyChecker } from '../auth/api-keys.ts';
+import { companyHandlers } from '../companies/company-handlers.ts';
+import { companySummariesOf } from '../companies/company-views.ts';
+import { ConfigError, type MockConfig } from '../config/config.ts';
+import { customerHandlers } from '../customers/customer-handlers.ts';
+import { createDocumentFactory } from '../documents/document-factory.ts';
+import { documentHandlers } from '../documents/document-handlers.ts';
+import { createDownloadUrlSigner } from '../documents/signed-url.ts';
+import { createFaultRegistry, type FaultRegistry } from '../faults/faults.ts';
+import { createFormationEngine } from '../formation/formation-engine.ts';
+import { sandboxHandlers } from '../formation/sandbox-handlers.ts';
+import { idempotencyRecords } from '../idempotency/idempotency-records.ts';
+import { createRequestJournal, type RequestJournal } from '../journal/request-journal.ts';
+import { createCursorCodec } from '../pagination/cursor.ts';
+import type { Handlers } from '../pipeline/handler.ts';
+import { referenceHandlers } from '../reference/reference-handlers.ts';
+import { isShared } from '../store/open-store.ts';
+import type { Store } from '../store/store.ts';
+import { createWebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { createWebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
+import { createEventPortal } from '../webhooks/event-portal.ts';
+import { defaultOutboxOptions } from '../webhooks/outbox/outbox-types.ts';
+import { webhookOutbox } from '../webhooks/outbox/outbox.ts';
+import { newWebhookSecret } from '../webhooks/signing.ts';
+import { resetStore } from './reset.ts';
+import { secret } from './secrets.ts';
+
+export interface Overrides {
+  handlers?: Partial<Handlers>;
+}
+
+export interface Services {
+  store: Store;
+  contract: ContractDocument;
+  operations: readonly ContractOperation[];
+  handlers: Handlers;
+  /** Operations of the contract with no handler, answered from its examples (`--unhandled-operations examples`). */
+  unhandled: string[];
+  keys: KeyChecker;
+  idempotency: ReturnType<typeof idempotencyRecords>;
+  journal: RequestJournal;
+  faults: FaultRegistry;
+  settings: SettingsRegistry;
+  webhookSecret: string;
+  admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl'>;
+  stopWork(): Promise<void>;
+}
+
+/** How often a process looks for work others stored, on a store several processes share. */
+const pollMs = 250;
+
+export async function createServices(config: MockConfig, logger: Logger, store: Store, overrides: Overrides): Promise<Services> {
+  const contract = await loadContract(config.contractPath);
+  const operations = listOperations(contract);
+  // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
+  const key = async (name: string) => Buffer.from(await secret(store, name, () => randomBytes(32).toString('base64')), 'base64');
+  const cursors = createCursorCodec(await key('cursor-key'));
+  const signer = createDownloadUrlSigner({ secret: await key('download-url-key'), ttlSeconds: Math.max(1, Math.round(config.downloadUrlTtlMs / 1000)) });
+  const webhookSecret = config.webhookSecret ?? (await secret(store, 'webhook-secret', newWebhookSecret));
+  const poll = isShared(config.store) ? pollMs : undefined;
+  const outbox = webhookOutbox(store, {
+    ...defaultOutboxOptions,
+    // The memory store's heap is all it has: it bounds what waits for a disabled endpoint. The others keep everything.
+    ...(config.store.kind === 'memory' ? { maxQueued: 10_000 } : {}),
+    onDropped: (event) => logger.error({ ...event, maxQueuedEvents: 10_000 }, 'webhook event dropped: too many events waiting for delivery'),
+  });
+  const dispatcher = createWebhookDispatcher({
+    store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs,
+    attemptTimeoutMs: config.webhookTimeoutMs, logger: logger.child({ component: 'webhooks' }), ...(poll === undefined ? {} : { pollMs: poll }),
+  });
+  const formation = createFormationEngine({
+    store, storeEvents: outbox.storeEvents, destinations: dispatcher, documents: createDocumentFactory(config.environment),
+    timeline: { mode: config.formationTimeline, stepDelayMs: config.formationStepDelayMs }, now: () => new Date(),
+    logger: logger.child({ component: 'formation' }), ...(poll === undefined ? {} : { pollMs: poll }),
+  });
+  const stopWork = () => Promise.all([formation.close(), dispatcher.close()]).then(() => undefined);
+  const now = () => new Date();
+  const handlers: Handlers = {
+    ...customerHandlers({ store, cursors, now, companiesOf: companySummariesOf, maxCompaniesShown: maxItemsOf(contract, 'Customer', 'companies') }),
+    ...companyHandlers({ store, cursors, startFormation: formation.start, now }),
+    ...documentHandlers({ store, cursors, signer }),
+    ...referenceHandlers({ cursors }),
+    ...sandboxHandlers({ formation }),
+    ...overrides.handlers,
+  };
+  const unhandled = operations.map((op) => op.operationId).filter((id) => !(id in handlers));
+  if (unhandled.length > 0 && config.unhandledOperations === 'refuse') {
+    await stopWork();
+    throw new ConfigError(`the contract has operations this mock has no handler for: ${unhandled.join(', ')}. Pass --unhandled-operations examples to answer them from the contract's examples.`);
+  }
+  const idempotency = idempotencyRecords({ ttlMs: config.idempotencyTtlMs, maxPerPartner: config.idempotencyMaxRecords });
+  const journal = createRequestJournal({ store, maxBytes: config.journalMaxBytes, logger });
+  const faults = createFaultRegistry();
+  const settings = createSettingsRegistry({ validateResponses: config.validateResponses });
+  const admin = {
+    config, store, journal, dispatcher, faults, settings, cursors,
+    endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
+    events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
+    apiOperationIds: operations.map((op) => op.operationId),
+    reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
+  };
+  return { store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, stopWork };
+}

@@ -1,0 +1,287 @@
+/**
+ * The mock's settings: each flag has an environment-variable twin (the flag wins). Bad values are refused at
+ * start with a message naming the setting, never half-applied.
+ */
+import { parseArgs } from 'node:util';
+import { defaultContractPath } from '../../contract-model/document.ts';
+import { wellFormedKey, type Environment } from '../auth/api-keys.ts';
+import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from '../store/open-store.ts';
+import { StoreError } from '../store/store-error.ts';
+import { endpointUrlProblem, maskEndpointUrl } from '../webhooks/endpoint-url.ts';
+
+export interface MockConfig {
+  port: number;
+  host: string;
+  environment: Environment;
+  /** The address clients reach the mock at, for absolute URLs (document downloads). Defaults to http://host:port. */
+  publicUrl?: string;
+  /** Required on every admin route when set (`--admin-token`). */
+  adminToken?: string;
+  /** Where state is kept (`--store`). */
+  store: StoreSpec;
+  /** A seed file applied at start (`--seed`). */
+  seedFile?: string;
+  /** What to do with an operation of the served contract that has no handler: refuse to start, or answer from its examples. */
+  unhandledOperations: 'refuse' | 'examples';
+  webhookUrl?: string;
+  /** The signing secret given; when absent, one is made once and kept in the store. */
+  webhookSecret?: string;
+  /** Delays before each retry of a failed delivery. */
+  webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
+  formationTimeline: 'auto' | 'manual';
+  formationStepDelayMs: number;
+  /** When set, only these keys are accepted; otherwise any well-formed key of the environment. */
+  apiKeys?: string[];
+  validateResponses: boolean;
+  rateLimitPerSecond: number;
+  idempotencyTtlMs: number;
+  /** Per partner: one partner's creates never evict another's keys. */
+  idempotencyMaxRecords: number;
+  /** What the request journal may hold, in bytes. */
+  journalMaxBytes: number;
+  maxBodyBytes: number;
+  /** How long a client may take to send a request's line and headers (Node's `headersTimeout`); then 408. */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included (Node's `requestTimeout`); then 408. */
+  requestTimeoutMs: number;
+  /** How long an idle connection is kept open for the next request (Node's `keepAliveTimeout`). */
+  keepAliveTimeoutMs: number;
+  /** How long a document download URL stays valid (the contract publishes 15 minutes). */
+  downloadUrlTtlMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logFormat: 'pretty' | 'json';
+  contractPath: string;
+  /** Which pages may call the API routes from a browser: any (`*`), these origins, or none (an empty list). */
+  cors: { origins: '*' | string[] };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+interface Option {
+  flag: string;
+  env: string;
+  type: 'string' | 'boolean';
+  placeholder?: string;
+  help: string;
+}
+
+const options: Option[] = [
+  { flag: 'port', env: 'PORT', type: 'string', placeholder: 'N', help: 'port to listen on (default 4010; 0 picks a free one)' },
+  { flag: 'host', env: 'HOST', type: 'string', placeholder: 'ADDR', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)' },
+  { flag: 'store', env: 'STORE', type: 'string', placeholder: 'SPEC', help: `where state is kept: sqlite:PATH (default ${defaultStoreSpec}), memory, or redis://HOST:PORT[/DB] for several mocks sharing it` },
+  { flag: 'seed', env: 'SEED_FILE', type: 'string', placeholder: 'FILE', help: 'customers and companies to load at start, through the API (see examples/seed.json)' },
+  { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route: for a mock shared on a network (default: none)' },
+  { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
+  { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
+  { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
+  { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },
+  { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', type: 'string', placeholder: 'LIST', help: 'delays before each retry, e.g. 1s,5s,30s (default 0.5s,1s,2s,4s,8s,16s,16s: the published schedule, scaled down)' },
+  { flag: 'webhook-timeout', env: 'WEBHOOK_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a delivery attempt may take (default 15s)' },
+  { flag: 'formation-timeline', env: 'FORMATION_TIMELINE', type: 'string', placeholder: 'MODE', help: 'auto (default: formations advance by themselves) or manual (only simulateCompanyFormation moves them)' },
+  { flag: 'formation-step-delay', env: 'FORMATION_STEP_DELAY', type: 'string', placeholder: 'DURATION', help: 'delay before each automatic formation step (default 2s)' },
+  { flag: 'api-keys', env: 'API_KEYS', type: 'string', placeholder: 'LIST', help: 'comma-separated keys to accept (default: any well-formed key of the environment, each its own partner)' },
+  { flag: 'validate-responses', env: 'VALIDATE_RESPONSES', type: 'string', placeholder: 'on|off', help: 'check every response against the contract (default on; also switchable at run time)' },
+  { flag: 'rate-limit', env: 'RATE_LIMIT', type: 'string', placeholder: 'N', help: 'requests per second per key, bursts of twice that, at most 500000 (default 25 in sandbox, 100 in production)' },
+  { flag: 'idempotency-ttl', env: 'IDEMPOTENCY_TTL', type: 'string', placeholder: 'DURATION', help: 'how long idempotency keys are kept (default 24h, as published)' },
+  { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', type: 'string', placeholder: 'N', help: "idempotency records kept per partner, that partner's oldest dropped first (default 100000)" },
+  { flag: 'journal-size', env: 'JOURNAL_SIZE', type: 'string', placeholder: 'SIZE', help: 'what the request journal may hold, e.g. 512KiB, 16MiB (default 16MiB); the oldest entries go first' },
+  { flag: 'unhandled-operations', env: 'UNHANDLED_OPERATIONS', type: 'string', placeholder: 'MODE', help: 'refuse (default: the mock does not start when the contract has an operation it has no handler for) or examples (answer those from the contract\'s examples, with Prism)' },
+  { flag: 'headers-timeout', env: 'HEADERS_TIMEOUT', type: 'string', placeholder: 'DURATION', help: "how long a client may take to send a request's line and headers before it is answered 408 and disconnected (default 10s)" },
+  { flag: 'request-timeout', env: 'REQUEST_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a client may take to send a whole request, body included, before it is answered 408 and disconnected (default 30s; at least --headers-timeout)' },
+  { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long an idle connection is kept open for the next request (default 65s: longer than the 60s of most proxies in front)' },
+  { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: 'how long document download URLs stay valid (default 15m, as published)' },
+  { flag: 'cors', env: 'CORS', type: 'string', placeholder: 'ORIGINS', help: "which web pages may call the API routes: * (default: any, for local prototyping), a comma-separated list of origins such as http://localhost:3000, or off. Admin routes never allow other sites" },
+  { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
+  { flag: 'log-format', env: 'LOG_FORMAT', type: 'string', placeholder: 'FORMAT', help: 'pretty (default on a terminal) or json (default otherwise)' },
+  { flag: 'contract', env: 'CONTRACT_PATH', type: 'string', placeholder: 'FILE', help: 'the bundled contract to serve (default generated/openapi.json)' },
+  { flag: 'help', env: '', type: 'boolean', help: 'print this help and exit' },
+];
+
+/** The environment variables the mock reads, one per option: a launcher that owns the options clears them. */
+export const optionVariables: readonly string[] = options.map((option) => option.env).filter((name) => name !== '');
+
+export function helpText(): string {
+  const rows = options.map((option) => {
+    const left = `  --${option.flag}${option.placeholder ? ` ${option.placeholder}` : ''}`;
+    const env = option.env ? ` [${option.env}]` : '';
+    return `${left.padEnd(38)}${option.help}${env}`;
+  });
+  return [
+    'Usage: npm start -- [options]',
+    '',
+    'The Partner Formation API mock: validates every request against the contract, keeps state per API key,',
+    'advances formations and delivers signed webhooks. Admin routes are under /_mock/ (see README).',
+    '',
+    'Options (environment variable in brackets; a flag wins over its variable):',
+    ...rows,
+  ].join('\n');
+}
+
+export type ParsedCommandLine = { help: true } | { help: false; config: MockConfig };
+
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedCommandLine {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: Object.fromEntries(options.map((option) => [option.flag, { type: option.type }])),
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run with --help to see the options.`);
+  }
+  if (parsed.values.help) return { help: true };
+  const value = (flag: string): string | undefined => {
+    const fromFlag = parsed.values[flag];
+    if (typeof fromFlag === 'string') return fromFlag;
+    const option = options.find((o) => o.flag === flag);
+    const fromEnv = option?.env ? env[option.env] : undefined;
+    return fromEnv === '' ? undefined : fromEnv;
+  };
+
+  const environment = oneOf(value('environment') ?? 'sandbox', 'environment', ['sandbox', 'production'] as const);
+  let store: StoreSpec;
+  try {
+    store = parseStoreSpec(value('store') ?? defaultStoreSpec);
+  } catch (error) {
+    if (error instanceof StoreError) throw new ConfigError(error.message);
+    throw error;
+  }
+  const secret = value('webhook-secret');
+  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret)) {
+    throw new ConfigError('--webhook-secret must be whsec_ followed by a base64 secret (at least 16 characters)');
+  }
+  const webhookUrl = value('webhook-url');
+  if (webhookUrl !== undefined) {
+    const problem = endpointUrlProblem(webhookUrl);
+    if (problem) throw new ConfigError(`--webhook-url ${JSON.stringify(maskEndpointUrl(webhookUrl))}: ${problem.message}`);
+  }
+  const publicUrl = value('public-url');
+  if (publicUrl !== undefined) url(publicUrl, 'public-url');
+  const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
+  const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
+  const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !wellFormedKey.test(key));
+  if (foreign) throw new ConfigError(`--api-keys: ${foreign.slice(0, 12)}… is not a well-formed ${prefix} key for the ${environment} environment`);
+  const headersTimeoutMs = positive(duration(value('headers-timeout') ?? '10s', 'headers-timeout'), 'headers-timeout');
+  const requestTimeoutMs = positive(duration(value('request-timeout') ?? '30s', 'request-timeout'), 'request-timeout');
+  // Node refuses a headers timeout longer than the request's; so does the mock, naming the flags.
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`--headers-timeout (${headersTimeoutMs}ms) must not be longer than --request-timeout (${requestTimeoutMs}ms)`);
+
+  return {
+    help: false,
+    config: {
+      port: integer(value('port') ?? '4010', 'port', 0, 65535),
+      host: value('host') ?? '127.0.0.1',
+      environment,
+      publicUrl: publicUrl?.replace(/\/+$/, ''),
+      store,
+      adminToken: adminToken(value('admin-token')),
+      seedFile: value('seed'),
+      unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
+      webhookUrl,
+      webhookSecret: secret,
+      webhookRetryDelaysMs: (value('webhook-retry-delays') ?? '0.5s,1s,2s,4s,8s,16s,16s').split(',').map((item) => duration(item.trim(), 'webhook-retry-delays')),
+      webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? '15s', 'webhook-timeout'), 'webhook-timeout'),
+      formationTimeline: oneOf(value('formation-timeline') ?? 'auto', 'formation-timeline', ['auto', 'manual'] as const),
+      formationStepDelayMs: duration(value('formation-step-delay') ?? '2s', 'formation-step-delay'),
+      apiKeys: apiKeys?.length ? apiKeys : undefined,
+      validateResponses: onOff(value('validate-responses') ?? 'on', 'validate-responses'),
+      // At most 500000: bursts are twice the rate, and the contract bounds RateLimit-Remaining at 1000000.
+      rateLimitPerSecond: integer(value('rate-limit') ?? (environment === 'sandbox' ? '25' : '100'), 'rate-limit', 1, 500_000),
+      idempotencyTtlMs: duration(value('idempotency-ttl') ?? '24h', 'idempotency-ttl'),
+      idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
+      journalMaxBytes: size(value('journal-size') ?? '16MiB', 'journal-size', 64 * 1024, 1024 ** 3),
+      maxBodyBytes: 1024 * 1024,
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs: positive(duration(value('keep-alive-timeout') ?? '65s', 'keep-alive-timeout'), 'keep-alive-timeout'),
+      downloadUrlTtlMs: duration(value('download-url-ttl') ?? '15m', 'download-url-ttl'),
+      logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+      logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
+      contractPath: value('contract') ?? defaultContractPath,
+      cors: corsOrigins(value('cors') ?? '*'),
+    },
+  };
+}
+
+function corsOrigins(raw: string): MockConfig['cors'] {
+  if (raw === '*') return { origins: '*' };
+  if (raw === 'off') return { origins: [] };
+  const origins = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // An origin is exactly scheme://host[:port], as browsers send it in Origin: no path, no trailing slash.
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin) {
+      throw new ConfigError(`--cors takes *, off, or origins such as http://localhost:3000 (scheme, host and port, nothing more); got ${JSON.stringify(origin)}`);
+    }
+  }
+  return { origins };
+}
+
+function oneOf<const T extends readonly string[]>(raw: string, name: string, allowed: T): T[number] {
+  if (!allowed.includes(raw)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}`);
+  return raw as T[number];
+}
+
+function integer(raw: string, name: string, min: number, max: number): number {
+  const number = Number(raw);
+  if (!/^\d+$/.test(raw) || number < min || number > max) throw new ConfigError(`--${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(raw)}`);
+  return number;
+}
+
+// The dispatcher refuses a zero timeout too, but only once the mock starts, and without naming the flag.
+function positive(milliseconds: number, name: string): number {
+  if (milliseconds <= 0) throw new ConfigError(`--${name} must be at least 1ms; got ${milliseconds}ms`);
+  return milliseconds;
+}
+
+function onOff(raw: string, name: string): boolean {
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`--${name} must be on or off; got ${JSON.stringify(raw)}`);
+}
+
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `250ms`, `1.5s`, `5m`, `24h`: a number and its unit. */
+export function duration(raw: string, name: string): number {
+  // The unit is required: `20` could mean 20 ms or 20 s, and a wrong guess is a mock 1000 times too slow or fast.
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw);
+  if (!match) throw new ConfigError(`--${name} must be a duration with its unit (ms, s, m or h), such as 500ms, 2s, 5m or 24h; got ${JSON.stringify(raw)}`);
+  return Math.round(Number(match[1]) * (units[match[2] as string] as number));
+}
+
+const sizeUnits: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+
+/** `65536`, `512KiB`, `16MiB`, `1GiB`, between `min` and `max` bytes. */
+function size(raw: string, name: string, min: number, max: number): number {
+  const match = /^(\d+)(B|KiB|MiB|GiB)?$/.exec(raw);
+  const bytes = match ? Number(match[1]) * (sizeUnits[match[2] ?? 'B'] as number) : Number.NaN;
+  if (!(bytes >= min && bytes <= max)) throw new ConfigError(`--${name} must be a size from 64KiB to 1GiB, such as 512KiB or 16MiB; got ${JSON.stringify(raw)}`);
+  return bytes;
+}
+
+function adminToken(raw: string | undefined): string | undefined {
+  if (raw !== undefined && !/^[!-~]{16,256}$/.test(raw)) throw new ConfigError('--admin-token must be 16 to 256 visible ASCII characters');
+  return raw;
+}
+
+
+function url(raw: string, name: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`--${name} must be an absolute http(s) URL; got ${JSON.stringify(raw)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`--${name} must be an http(s) URL; got ${JSON.stringify(raw)}`);
+}

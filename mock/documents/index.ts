@@ -1,2 +1,0 @@
-export * from './pdf.js';
-export * from './signed-url.js';

@@ -1,0 +1,45 @@
+/** The admin API's routes of faults (`/_mock/faults`): list, arm, clear; scoped to the partner whose key is sent. */
+import type { components } from '../../generated/mock-admin/openapi.js';
+import { validationFailed } from '../http/api-error.ts';
+import type { AdminHandlers } from '../pipeline/handler.ts';
+import type { Fault, FaultRegistry } from './faults.ts';
+
+/**
+ * An arm request as the validator let it through. openapi-typescript renders the schema's "status or delayMs"
+ * (a top-level `anyOf` of `required` lists) as `unknown`; these are its properties.
+ */
+type FaultArmRequest = Pick<components['schemas']['Fault'], 'operationId' | 'status' | 'delayMs'> & { count?: number };
+
+export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly string[]): Pick<AdminHandlers, 'listFaults' | 'armFault' | 'clearFaults'> {
+  const faultView = (fault: Fault & { partner?: string }) => ({
+    operationId: fault.operationId,
+    ...(fault.status === undefined ? {} : { status: fault.status }),
+    ...(fault.delayMs === undefined ? {} : { delayMs: fault.delayMs }),
+    count: fault.count,
+    partner: fault.partner ?? null,
+  });
+  const faultList = (partnerId?: string) => ({ data: faults.list(partnerId).map(faultView) });
+  return {
+    listFaults: ({ partner }) => ({ status: 200, payload: faultList(partner?.id) }),
+
+    armFault({ partner, body: request }) {
+      const body = request as FaultArmRequest;
+      if (!apiOperationIds.includes(body.operationId)) {
+        throw validationFailed([{ in: 'body', field: '/operationId', code: 'E_NOT_ALLOWED_VALUE', message: `Not an operation of the contract served: use one of ${apiOperationIds.join(', ')}.` }]);
+      }
+      faults.arm({
+        operationId: body.operationId,
+        ...(body.status === undefined ? {} : { status: body.status }),
+        ...(body.delayMs === undefined ? {} : { delayMs: body.delayMs }),
+        count: body.count ?? 1,
+        ...(partner ? { partnerId: partner.id, partner: partner.maskedKey } : {}),
+      });
+      return { status: 201, payload: faultList(partner?.id) };
+    },
+
+    clearFaults({ partner }) {
+      faults.clear(partner?.id);
+      return { status: 200, payload: faultList(partner?.id) };
+    },
+  };
+}

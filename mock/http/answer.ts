@@ -1,0 +1,46 @@
+/**
+ * An answer as the mock sends it: a status, headers and the body's bytes. Every answer, of the API, the admin API,
+ * the served documents or a refusal before routing, is one of these, written by `writeAnswer` (write-answer.ts).
+ * Error answers are the contract's envelope `{ payload: null, error: { code, message, requestId, details? } }`.
+ */
+import type { FieldError } from '../../generated/openapi.js';
+import type { AnyErrorCode } from './api-error.ts';
+
+export interface Answer {
+  status: number;
+  /** The answer's own headers (content type, Retry-After…); finalising adds those every answer carries. */
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+  /** The JSON value of `body`, kept for the response check and the journal. */
+  json?: unknown;
+  /** Every header sent, set once when the answer is finalised. */
+  finalHeaders?: Record<string, string>;
+}
+
+export interface ErrorBody {
+  code: AnyErrorCode;
+  message: string;
+  requestId: string;
+  details?: FieldError[];
+}
+
+/** The contract's error envelope, as an answer. */
+export function errorAnswer(status: number, error: ErrorBody, headers: Record<string, string> = {}): Answer {
+  const json = { payload: null, error: { code: error.code, message: printableMessage(error.message), requestId: error.requestId, ...(error.details ? { details: error.details } : {}) } };
+  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(json), json };
+}
+
+/** A success envelope `{ payload, error: {} }`, as an answer. */
+export function payloadAnswer(status: number, payload: unknown, headers: Record<string, string> = {}): Answer {
+  const json = { payload, error: {} };
+  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(json), json };
+}
+
+/**
+ * The contract's `message` is one line of at most 1000 characters. Messages quote what the caller sent (a parse
+ * error's excerpt, a path), which may hold newlines or be long: they are made to fit rather than break the answer.
+ */
+export function printableMessage(message: string): string {
+  const oneLine = message.replace(/[\x00-\x1F\x7F]+/g, ' ');
+  return oneLine.length <= 1000 ? oneLine : `${oneLine.slice(0, 999)}…`;
+}

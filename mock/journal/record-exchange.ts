@@ -1,0 +1,54 @@
+/**
+ * One log line per request (id, operation, status, duration), and the same in the request journal.
+ *
+ * A request whose client left before its body was whole is journaled as 499 (nginx's "client closed request") and
+ * logged at info: it did happen, and someone looking for it in the journal finds it, but nobody got an answer and
+ * the mock did nothing wrong, so it is neither a 5xx nor an error. One answered on its socket while its body was
+ * read (broken chunk framing, too slow: see http/client-error.ts) is journaled with the status it was sent.
+ */
+import type { Logger } from 'pino';
+import { clientClosedRequest, refusalOf, type RequestAborted } from '../http/client-error.ts';
+import type { Exchange } from '../pipeline/exchange.ts';
+import type { RequestJournal } from './request-journal.ts';
+
+export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
+  return (exchange, aborted) => {
+    const durationMs = Number(process.hrtime.bigint() - exchange.startedAt) / 1e6;
+    const refused = refusalOf(exchange.request);
+    const status = refused?.status ?? (aborted ? clientClosedRequest : (exchange.response?.status ?? 500));
+    const entry = {
+      atMs: Date.now(),
+      requestId: exchange.requestId,
+      method: exchange.method,
+      path: exchange.url.pathname,
+      operationId: exchange.operation?.operationId ?? null,
+      status,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      ...(exchange.partner ? { partnerId: exchange.partner.id } : {}),
+      partner: exchange.partner?.maskedKey ?? null,
+      replayed: exchange.replayed === true,
+      errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
+      ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
+    };
+    options.journal.add(entry);
+    const level = status >= 500 ? 'error' : 'info';
+    if (!options.logger.isLevelEnabled(level)) return;
+    options.logger[level](
+      {
+        requestId: entry.requestId,
+        operationId: entry.operationId,
+        status,
+        ms: entry.durationMs,
+        ...(entry.errorCode ? { code: entry.errorCode } : {}),
+        ...(entry.replayed ? { replayed: true } : {}),
+        ...(aborted && !refused ? { reason: `the client left before its request was whole (${aborted.reason})` } : {}),
+      },
+      `${entry.method} ${entry.path} ${status}`,
+    );
+  };
+}
+
+function errorCodeOf(json: unknown): string | null {
+  const code = (json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return typeof code === 'string' ? code : null;
+}

@@ -1,0 +1,49 @@
+/** Everything known about one request while it walks a pipeline, and the answer once one is decided. */
+import type { IncomingMessage } from 'node:http';
+import type { ContractOperation } from '../../contract-model/operations.ts';
+import type { Partner } from '../auth/api-keys.ts';
+import type { RequestTarget } from '../http/request-target.ts';
+import type { Answer } from '../http/answer.ts';
+import type { TxBody } from '../store/store.ts';
+import type { ValidatedRequest } from './request-validator.ts';
+
+/** What a step or a handler answers with: a payload to wrap in the envelope, or bytes sent as they are. */
+export type Reply =
+  | { status: number; payload: unknown; headers?: Record<string, string> }
+  | { status: number; file: Uint8Array; contentType: string; headers?: Record<string, string> };
+
+/** What reading the body found: none, JSON, or bytes that are not (answered once the key is taken, so stored). */
+export type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'malformed'; problem: string };
+
+export interface Exchange {
+  readonly request: IncomingMessage;
+  readonly method: string;
+  readonly url: RequestTarget;
+  readonly startedAt: bigint;
+  requestId: string;
+  operation?: ContractOperation;
+  pathParams: Record<string, string>;
+  partner?: Partner;
+  rawBody?: Buffer;
+  body: Body;
+  validated?: ValidatedRequest;
+  /** Headers every answer carries, whatever decided it (rate-limit headers, CORS). */
+  commonHeaders: Record<string, string>;
+  response?: Answer;
+  /**
+   * A create's change, decided by its handler and not yet stored: the idempotency step commits it in one
+   * transaction with the answer it makes, so that the change and the record of its answer are stored together.
+   */
+  change?: TxBody<Reply>;
+  /** Set when the answer is the replay of a stored one. */
+  replayed?: boolean;
+  /** `Idempotent-Replayed`, once the idempotency step took the key (`false`) or replays (`true`). */
+  idempotentReplayed?: 'true' | 'false';
+  contractViolations?: string[];
+}
+
+const noBody: Body = Object.freeze({ kind: 'none' });
+
+export function newExchange(request: IncomingMessage, url: RequestTarget): Exchange {
+  return { request, method: request.method ?? 'GET', url, startedAt: process.hrtime.bigint(), requestId: '', pathParams: {}, body: noBody, commonHeaders: {} };
+}

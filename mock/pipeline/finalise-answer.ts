@@ -1,0 +1,43 @@
+/**
+ * Finalises an answer, once: completes its headers (those every answer carries: the rate-limit headers, the request
+ * id, Idempotent-Replayed, and a deprecated operation's Deprecation and Sunset) and checks it against the contract
+ * (switchable at run time). A violation is a bug of the mock: it is logged with what broke, kept in the request
+ * journal, and the answer becomes a 500, so that no client ever builds on a response the real service would not
+ * send, and idempotency never stores it (a 5xx leaves the key free for the retry).
+ */
+import type { Logger } from 'pino';
+import { deprecationHeaders } from '../../contract-model/deprecation.ts';
+import type { ResponseValidator } from '../../contract-model/response-validator.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { Answer } from '../http/answer.ts';
+import type { Exchange } from './exchange.ts';
+import { respond } from './reply.ts';
+
+export function createAnswerFinaliser(options: {
+  validatorOf: (operationId: string) => ResponseValidator | undefined;
+  /** Whether to check this exchange's answer (a partner may have switched checks off for its own requests). */
+  enabled: (exchange: Exchange) => boolean;
+  logger: Pick<Logger, 'error'>;
+}): (exchange: Exchange) => void {
+  const complete = (exchange: Exchange, answer: Answer) => {
+    answer.finalHeaders = { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers };
+    if (exchange.idempotentReplayed) answer.finalHeaders['idempotent-replayed'] = exchange.idempotentReplayed;
+    const deprecation = exchange.operation?.deprecation;
+    if (deprecation !== undefined) Object.assign(answer.finalHeaders, deprecationHeaders(deprecation));
+  };
+  return (exchange) => {
+    const answer = exchange.response;
+    if (!answer || answer.finalHeaders) return;
+    complete(exchange, answer);
+    const operation = exchange.operation;
+    if (!operation || !options.enabled(exchange)) return;
+    const finalHeaders = answer.finalHeaders as unknown as Record<string, string>;
+    const problems = options.validatorOf(operation.operationId)?.({ status: answer.status, headers: finalHeaders, body: answer.body, json: answer.json }) ?? [];
+    if (problems.length === 0) return;
+    exchange.contractViolations = problems;
+    options.logger.error({ requestId: exchange.requestId, operationId: operation.operationId, status: answer.status, problems }, 'response breaks the contract');
+    exchange.idempotentReplayed = undefined;
+    respond(exchange, new ApiError(500, 'E_INTERNAL', `The mock's answer broke the contract: ${problems.join('; ')}`));
+    complete(exchange, exchange.response as Answer);
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Serving one request through a pipeline, for the API, the admin API and the served documents alike: the exchange
+ * is made, the steps run, and the answer, whatever decided it (a step, a handler, a failure caught here), is sent
+ * by `sendAnswer`, the one function that finalises an answer (its headers and its check against the contract),
+ * records it (journal and log line) and writes it. A request whose client left before its body was whole
+ * (`RequestAborted`), or that was answered on its socket meanwhile (broken chunk framing, too slow: see
+ * http/client-error.ts), gets nothing more, but is still recorded.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { ApiError } from '../http/api-error.ts';
+import { noteExchange, refusalOf, RequestAborted } from '../http/client-error.ts';
+import type { RequestTarget } from '../http/request-target.ts';
+import { writeAnswer } from '../http/write-answer.ts';
+import { newExchange, type Exchange } from './exchange.ts';
+import { respond } from './reply.ts';
+
+/** How the requests of one pipeline are served and answered. */
+export interface Channel {
+  run(exchange: Exchange): Promise<void>;
+  /** Completes the answer's headers and checks it against the contract served; once, however often called. */
+  finalise(exchange: Exchange): void;
+  /** Journals and logs the exchange, answered or not (`aborted`: its client left before its request was whole). */
+  record(exchange: Exchange, aborted?: RequestAborted): void;
+}
+
+export async function serveRequest(channel: Channel, request: IncomingMessage, response: ServerResponse, url: RequestTarget, logger: Pick<Logger, 'error' | 'debug'>): Promise<void> {
+  const exchange = newExchange(request, url);
+  noteExchange(exchange);
+  try {
+    await channel.run(exchange);
+  } catch (error) {
+    if (error instanceof RequestAborted) {
+      // Not a failure of the mock: the journal and log line say so (499, or what was answered on the socket).
+      logger.debug({ requestId: exchange.requestId, reason: error.reason, ...refusalOf(request) }, 'request ended before its body was read: nothing more to answer');
+      channel.record(exchange, error);
+      return;
+    }
+    logger.error({ err: error, requestId: exchange.requestId }, 'request failed in the pipeline');
+    exchange.response = undefined;
+    respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
+  }
+  if (refusalOf(request)) return channel.record(exchange);
+  sendAnswer(channel, exchange, response);
+}
+
+/** Finalises, records and writes the exchange's answer (a 500 when nothing decided one). */
+export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchange: Exchange, response: ServerResponse): void {
+  if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
+  channel.finalise(exchange);
+  channel.record(exchange);
+  writeAnswer({ response }, exchange.response as NonNullable<Exchange['response']>, exchange.method);
+}

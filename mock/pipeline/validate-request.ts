@@ -1,0 +1,29 @@
+/**
+ * Every request is checked against the contract before any handler runs: a body that is not JSON is 400
+ * E_MALFORMED_JSON, violations are 400 E_VALIDATION_FAILED.
+ */
+import { ApiError, validationFailed } from '../http/api-error.ts';
+import type { Step } from './pipeline.ts';
+import { respond } from './reply.ts';
+import type { RequestValidator } from './request-validator.ts';
+
+export function validateRequest(validatorOf: (operationId: string) => RequestValidator | undefined): Step {
+  return (exchange, next) => {
+    if (exchange.body.kind === 'malformed') return respond(exchange, new ApiError(400, 'E_MALFORMED_JSON', `The body is not valid JSON: ${exchange.body.problem}.`));
+    const operation = exchange.operation;
+    const validator = operation && validatorOf(operation.operationId);
+    if (!validator) return next();
+    const verdict = validator({
+      pathParams: exchange.pathParams,
+      query: exchange.url.searchParams,
+      headers: exchange.request.headers,
+      body: exchange.body.kind === 'json' ? exchange.body.value : undefined,
+    });
+    if (!verdict.ok) {
+      respond(exchange, validationFailed(verdict.details));
+      return;
+    }
+    exchange.validated = verdict.request;
+    return next();
+  };
+}

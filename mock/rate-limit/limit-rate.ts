@@ -1,0 +1,32 @@
+/**
+ * Per-key rate limiting as the contract publishes it: a token bucket refilled at `perSecond` with bursts of
+ * twice that. Every answer carries the RateLimit-* headers; an empty bucket answers 429 with Retry-After. The
+ * buckets are kept in the answering process (see rate-buckets.ts).
+ *
+ * A request with a valid key counts against its partner; any other against the caller's address, so that a
+ * client cycling through junk keys is limited like one sending none. RateLimit-Remaining never exceeds
+ * RateLimit-Limit: the burst is stated in RateLimit-Policy (`25;w=1;burst=50`), not in a remainder above the limit.
+ */
+import type { KeyChecker } from '../auth/api-keys.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { Step } from '../pipeline/pipeline.ts';
+import { respond } from '../pipeline/reply.ts';
+import type { RateBuckets } from './rate-buckets.ts';
+
+export function limitRate(options: { perSecond: number; buckets: RateBuckets; keys: KeyChecker; now?: () => number }): Step {
+  const now = options.now ?? Date.now;
+  const capacity = options.perSecond * 2;
+  const policy = `${options.perSecond};w=1;burst=${capacity}`;
+  return (exchange, next) => {
+    const verdict = options.keys.check(exchange.request.headers.authorization);
+    const key = verdict.ok ? `k:${verdict.partner.id}` : `a:${exchange.request.socket.remoteAddress ?? '?'}`;
+    const { allowed, tokens } = options.buckets.take(key, now(), options.perSecond);
+    exchange.commonHeaders['ratelimit-limit'] = String(options.perSecond);
+    exchange.commonHeaders['ratelimit-remaining'] = String(Math.min(options.perSecond, Math.floor(tokens)));
+    exchange.commonHeaders['ratelimit-reset'] = String(Math.ceil((capacity - tokens) / options.perSecond));
+    exchange.commonHeaders['ratelimit-policy'] = policy;
+    if (allowed) return next();
+    const retryAfter = String(Math.max(1, Math.ceil((1 - tokens) / options.perSecond)));
+    respond(exchange, new ApiError(429, 'E_RATE_LIMITED', 'Too many requests for this key; retry after Retry-After seconds.', undefined, { 'retry-after': retryAfter }));
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The Redis backend's scripts: a fixed set of four, generic (a counter is a plain HINCRBY), knowing nothing of customers or webhooks. Each store
+ * table is three keys: `pfm:t:NAME` (a hash, key → value), `pfm:v:NAME` (a hash, key → the version written last)
+ * and, for an ordered table, `pfm:o:NAME` (a sorted set of its keys, all scored 0, so that Redis keeps them in
+ * byte order for ranges). `pfm:counter` holds the counters and the version clock; `pfm:tables` names the tables
+ * that hold data (what `clear` walks).
+ *
+ * The scripts build key names from their arguments rather than receiving them as KEYS, so the store needs a
+ * standalone Redis (or one primary), not Redis Cluster. Numbers are formatted with string.format: Lua's own
+ * conversion keeps 14 digits.
+ */
+
+/** [n, then table key per item] → [value, version] per item (nil when absent). */
+export const getLua = `
+local reply = {}
+for i = 0, tonumber(ARGV[1]) - 1 do
+  local t, k = ARGV[2 + i * 2], ARGV[3 + i * 2]
+  reply[#reply + 1] = redis.call('HGET', 'pfm:t:' .. t, k) or false
+  reply[#reply + 1] = redis.call('HGET', 'pfm:v:' .. t, k) or false
+end
+return reply
+`;
+
+/** [table, low, high, reverse (1/0), limit] → [key, value, version] per entry, in the order asked. */
+export const scanLua = `
+local t, low, high, limit = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[5])
+local keys
+if ARGV[4] == '1' then
+  keys = redis.call('ZREVRANGEBYLEX', 'pfm:o:' .. t, '(' .. high, '[' .. low, 'LIMIT', 0, limit)
+else
+  keys = redis.call('ZRANGEBYLEX', 'pfm:o:' .. t, '[' .. low, '(' .. high, 'LIMIT', 0, limit)
+end
+local reply = {}
+-- unpack() is bounded by Lua's C stack: values are read a slice of keys at a time.
+for first = 1, #keys, 500 do
+  local last = math.min(first + 499, #keys)
+  local values = redis.call('HMGET', 'pfm:t:' .. t, unpack(keys, first, last))
+  local versions = redis.call('HMGET', 'pfm:v:' .. t, unpack(keys, first, last))
+  for i = 1, last - first + 1 do
+    reply[#reply + 1] = keys[first + i - 1]
+    reply[#reply + 1] = values[i]
+    reply[#reply + 1] = versions[i]
+  end
+end
+return reply
+`;
+
+/**
+ * [n, then table key version per check, m, then op table ordered key value per write] → 1, or 0 (nothing written)
+ * when a checked key's version is no longer the one read (0: it was absent). op: p put, d delete, a add.
+ */
+export const commitLua = `
+local at = 2
+for _ = 1, tonumber(ARGV[1]) do
+  local current = redis.call('HGET', 'pfm:v:' .. ARGV[at], ARGV[at + 1]) or '0'
+  if current ~= ARGV[at + 2] then return 0 end
+  at = at + 3
+end
+local writes = tonumber(ARGV[at])
+at = at + 1
+if writes == 0 then return 1 end
+local version = string.format('%d', redis.call('HINCRBY', 'pfm:counter', '_version', 1))
+for _ = 1, writes do
+  local op, t, ordered, k, value = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
+  at = at + 5
+  if op == 'd' then
+    redis.call('HDEL', 'pfm:t:' .. t, k)
+    redis.call('HDEL', 'pfm:v:' .. t, k)
+    if ordered == '1' then redis.call('ZREM', 'pfm:o:' .. t, k) end
+  else
+    if op == 'p' then redis.call('HSET', 'pfm:t:' .. t, k, value) else redis.call('HINCRBY', 'pfm:t:' .. t, k, value) end
+    redis.call('HSET', 'pfm:v:' .. t, k, version)
+    if ordered == '1' then redis.call('ZADD', 'pfm:o:' .. t, 0, k) end
+    redis.call('SADD', 'pfm:tables', t)
+  end
+end
+return 1
+`;
+
+/** [tables to keep…] → empties every other table, in one step (no other process sees half of it). */
+export const clearLua = `
+local keep = {}
+for _, t in ipairs(ARGV) do keep[t] = true end
+for _, t in ipairs(redis.call('SMEMBERS', 'pfm:tables')) do
+  if not keep[t] then
+    redis.call('UNLINK', 'pfm:t:' .. t, 'pfm:v:' .. t, 'pfm:o:' .. t)
+    redis.call('SREM', 'pfm:tables', t)
+  end
+end
+return 1
+`;

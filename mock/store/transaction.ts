@@ -1,0 +1,308 @@
+/**
+ * Running a transaction, the same for every backend: the body reads through a `Source`, its writes are buffered
+ * and handed to the backend as one set, and it sees its own writes.
+ *
+ * - `runNow` (memory, SQLite): the source answers at once, so the body runs from its first read to its last write
+ *   as one plain function call, with nothing interleaving and so nothing to conflict with.
+ * - `runOptimistic` (Redis): the source answers over the network. The body runs against what has been fetched so
+ *   far; a read of anything else ends the run (`MissingRead`), the runner fetches it, and the body runs again from
+ *   the start, until it completes. Then the commit checks that nothing read has changed meanwhile (the versions
+ *   fetched), and writes; if something has, everything is fetched afresh and the body runs again.
+ */
+import { StoreError } from './store-error.ts';
+import type { KeyRange } from './keys.ts';
+import type { Entry, ReadOp, ReadOptions, Table, Tx, TxBody } from './store.ts';
+
+/** A value as a backend answers it: with the version it has on a backend that checks for changes (Redis). */
+export interface Versioned {
+  value: unknown;
+  version?: number;
+}
+
+export interface VersionedEntry extends Versioned {
+  key: string;
+}
+
+/**
+ * The reads a source answers at once. A source whose commits check what was read answers values with their
+ * versions (`Versioned`, and `VersionedEntry` for ranges); one that runs transactions alone answers the values as
+ * they are, with no wrapper to allocate on the hot path.
+ */
+export interface Source {
+  get(table: Table<unknown>, key: string): unknown;
+  getMany(table: Table<unknown>, keys: readonly string[]): unknown[];
+  scan(table: Table<unknown>, range: KeyRange): VersionedEntry[];
+  allocate(counter: string, count: number): number;
+}
+
+/** One key's pending write: its final value, its removal, or an amount to add to what is stored. */
+export type Write = { table: Table<unknown>; key: string } & ({ kind: 'put'; value: unknown } | { kind: 'delete' } | { kind: 'add'; delta: number });
+
+/**
+ * A transaction's writes, one per key (a later write of a key replaces the earlier), in a list: a transaction
+ * writes a few keys, found by looking through them, until it writes many, when they are indexed.
+ */
+class Writes {
+  readonly list: Write[] = [];
+  private index: Map<string, number> | undefined;
+
+  find(table: Table<unknown>, key: string): Write | undefined {
+    if (this.index) {
+      const at = this.index.get(`${table.name}\u0002${key}`);
+      return at === undefined ? undefined : this.list[at];
+    }
+    for (let i = this.list.length - 1; i >= 0; i -= 1) {
+      const write = this.list[i] as Write;
+      if (write.key === key && write.table === table) return write;
+    }
+    return undefined;
+  }
+
+  set(write: Write): void {
+    const at = this.position(write.table, write.key);
+    if (at !== undefined) {
+      this.list[at] = write;
+      return;
+    }
+    this.list.push(write);
+    if (this.index) this.index.set(`${write.table.name}\u0002${write.key}`, this.list.length - 1);
+    else if (this.list.length > 32) this.index = new Map(this.list.map((entry, i) => [`${entry.table.name}\u0002${entry.key}`, i]));
+  }
+
+  private position(table: Table<unknown>, key: string): number | undefined {
+    if (this.index) return this.index.get(`${table.name}\u0002${key}`);
+    for (let i = this.list.length - 1; i >= 0; i -= 1) {
+      const write = this.list[i] as Write;
+      if (write.key === key && write.table === table) return i;
+    }
+    return undefined;
+  }
+}
+
+/** What was read, for a commit to check: the version of each key (0: it was absent). */
+export interface TableReads {
+  table: Table<unknown>;
+  versions: Map<string, number>;
+}
+
+export type Mode = 'read' | 'write' | 'hold';
+
+/** Shared by every transaction that has not noted a read. */
+const none: ReadonlyMap<string, never> = new Map<string, never>();
+const noWrites: readonly Write[] = [];
+
+export class Transaction implements Tx {
+  private written: Writes | undefined;
+  private read: Map<string, TableReads> | undefined;
+
+  /** `versioned`: the source answers with versions, which the commit checks (a backend other processes write). */
+  constructor(
+    readonly mode: Mode,
+    private readonly source: Source,
+    private readonly versioned = false,
+  ) {}
+
+  get isReadOnly(): boolean {
+    return this.written === undefined;
+  }
+
+  /** Its writes, one per key written. */
+  get writes(): readonly Write[] {
+    return this.written?.list ?? noWrites;
+  }
+
+  /** The versions of what it read, by table (a versioned source only). */
+  get reads(): ReadonlyMap<string, TableReads> {
+    return this.read ?? none;
+  }
+
+  get<V>(table: Table<V>, key: string, options?: ReadOptions): V | undefined {
+    const pending = this.written?.find(table, key);
+    if (pending === undefined) return this.valueOf(table, key, this.source.get(table, key), options) as V | undefined;
+    if (pending.kind !== 'add') return (pending.kind === 'put' ? pending.value : undefined) as V | undefined;
+    return overlay(pending, this.valueOf(table, key, this.source.get(table, key), options)) as V | undefined;
+  }
+
+  getMany<V>(table: Table<V>, keys: readonly string[], options?: ReadOptions): (V | undefined)[] {
+    const pending = this.written;
+    const found = keys.length === 0 ? [] : this.source.getMany(table, keys);
+    return keys.map((key, index) => {
+      const write = pending?.find(table, key);
+      if (write !== undefined && write.kind !== 'add') return (write.kind === 'put' ? write.value : undefined) as V | undefined;
+      return overlay(write, this.valueOf(table, key, found[index], options)) as V | undefined;
+    });
+  }
+
+  scan<V>(table: Table<V>, range: KeyRange, options?: ReadOptions): readonly Entry<V>[] {
+    if (!table.ordered) throw new Error(`table ${table.name} is not ordered: it cannot be scanned`);
+    const pending = this.written ? this.written.list.filter((write) => write.table === table && write.key >= range.low && write.key < range.high) : noWrites;
+    // Pending deletes may hide entries the backend returns: ask for as many more.
+    const found = this.source.scan(table, pending.length === 0 ? range : { ...range, limit: range.limit + pending.length });
+    if (this.versioned && !options?.snapshot) for (const entry of found) this.noteRead(table, entry.key, entry);
+    // Entries as the source gave them (a version is one property more), not copied.
+    if (pending.length === 0) return found as Entry<V>[];
+    const merged = new Map<string, unknown>(found.map((entry) => [entry.key, entry.value]));
+    for (const write of pending) {
+      const value = overlay(write, merged.get(write.key));
+      if (value === undefined) merged.delete(write.key);
+      else merged.set(write.key, value);
+    }
+    const keys = [...merged.keys()].sort();
+    if (range.reverse) keys.reverse();
+    return keys.slice(0, range.limit).map((key) => ({ key, value: merged.get(key) as V }));
+  }
+
+  allocate(counter: string, count = 1): number {
+    if (this.mode !== 'write') throw new Error('only a write transaction allocates numbers');
+    return this.source.allocate(counter, count);
+  }
+
+  put<V>(table: Table<V>, key: string, value: V): void {
+    this.writesTo(table).set({ table, key, kind: 'put', value });
+  }
+
+  delete(table: Table<unknown>, key: string): void {
+    this.writesTo(table).set({ table, key, kind: 'delete' });
+  }
+
+  add(table: Table<number>, key: string, delta: number): void {
+    const writes = this.writesTo(table);
+    const before = writes.find(table, key);
+    if (before === undefined) writes.set({ table, key, kind: 'add', delta });
+    else if (before.kind === 'add') writes.set({ table, key, kind: 'add', delta: before.delta + delta });
+    else writes.set({ table, key, kind: 'put', value: (before.kind === 'put' ? (before.value as number) : 0) + delta });
+  }
+
+  /** A value as the source answered it, its version noted where the commit checks it. */
+  private valueOf(table: Table<unknown>, key: string, found: unknown, options: ReadOptions | undefined): unknown {
+    if (!this.versioned) return found;
+    const versioned = found as Versioned | undefined;
+    if (!options?.snapshot) this.noteRead(table, key, versioned);
+    return versioned?.value;
+  }
+
+  private writesTo(table: Table<unknown>): Writes {
+    if (this.mode === 'read') throw new Error('a read transaction cannot write');
+    if (this.mode === 'hold' && !table.ephemeral) throw new Error(`a hold writes ephemeral tables only, not ${table.name}`);
+    return (this.written ??= new Writes());
+  }
+
+  private noteRead(table: Table<unknown>, key: string, found: Versioned | undefined): void {
+    this.read ??= new Map();
+    let entry = this.read.get(table.name);
+    if (!entry) this.read.set(table.name, (entry = { table, versions: new Map() }));
+    if (!entry.versions.has(key)) entry.versions.set(key, found?.version ?? 0);
+  }
+}
+
+/** A value as the transaction sees it: its own pending write over what the backend holds. */
+function overlay(write: Write | undefined, stored: unknown): unknown {
+  if (write === undefined) return stored;
+  if (write.kind === 'put') return write.value;
+  if (write.kind === 'delete') return undefined;
+  return ((stored as number | undefined) ?? 0) + write.delta;
+}
+
+/** Runs a body against a source that answers at once; throws what the body throws. */
+export function runNow<T>(body: TxBody<T>, source: Source, mode: Mode): { value: T; tx: Transaction } {
+  const tx = new Transaction(mode, source);
+  return { value: body(tx), tx };
+}
+
+/** What a backend read over the network answers: the values of a read op, with their versions. */
+export interface RemoteSource {
+  get(table: Table<unknown>, keys: readonly string[]): Promise<(Versioned | undefined)[]>;
+  scan(table: Table<unknown>, range: KeyRange): Promise<VersionedEntry[]>;
+  allocate(counter: string, count: number): Promise<number>;
+}
+
+/** What an optimistic backend commits: false, and nothing written, when something read has changed meanwhile. */
+export type Commit = (reads: ReadonlyMap<string, TableReads>, writes: readonly Write[]) => Promise<boolean>;
+
+/** Thrown by a read of something not fetched yet: the runner fetches it and runs the body again. */
+class MissingRead {
+  constructor(readonly op: ReadOp) {}
+}
+
+/**
+ * What a run of an optimistic transaction has fetched: values by table and key, ranges, and the numbers allocated
+ * so far, in the order the body asked for them (a body runs the same way each time on the same reads, so its k-th
+ * allocation is the same one in every run).
+ */
+class Fetched implements Source {
+  private readonly values = new Map<string, Map<string, Versioned | undefined>>();
+  private readonly ranges = new Map<string, VersionedEntry[]>();
+  private readonly allocated: number[] = [];
+  private allocations = 0;
+
+  /** Starts a run of the body: allocations are handed out from the first again. */
+  rewind(): void {
+    this.allocations = 0;
+  }
+
+  get(table: Table<unknown>, key: string): unknown {
+    const values = this.values.get(table.name);
+    if (!values?.has(key)) throw new MissingRead({ kind: 'get', table, key });
+    return values.get(key);
+  }
+
+  getMany(table: Table<unknown>, keys: readonly string[]): unknown[] {
+    const values = this.values.get(table.name);
+    const missing = keys.filter((key) => !values?.has(key));
+    if (missing.length > 0) throw new MissingRead({ kind: 'getMany', table, keys: missing });
+    return keys.map((key) => values?.get(key));
+  }
+
+  scan(table: Table<unknown>, range: KeyRange): VersionedEntry[] {
+    const found = this.ranges.get(rangeId(table, range));
+    if (!found) throw new MissingRead({ kind: 'scan', table, range });
+    return found;
+  }
+
+  allocate(counter: string, count: number): number {
+    const index = this.allocations;
+    if (index >= this.allocated.length) throw new MissingRead({ kind: 'allocate', counter, count });
+    this.allocations += 1;
+    return this.allocated[index] as number;
+  }
+
+  async fetch(op: ReadOp, remote: RemoteSource): Promise<void> {
+    if (op.kind === 'allocate') return void this.allocated.push(await remote.allocate(op.counter, op.count));
+    if (op.kind === 'scan') return void this.ranges.set(rangeId(op.table, op.range), await remote.scan(op.table, op.range));
+    const keys = op.kind === 'get' ? [op.key] : op.keys;
+    const found = await remote.get(op.table, keys);
+    let values = this.values.get(op.table.name);
+    if (!values) this.values.set(op.table.name, (values = new Map()));
+    keys.forEach((key, index) => values.set(key, found[index]));
+  }
+}
+
+function rangeId(table: Table<unknown>, range: KeyRange): string {
+  return `${table.name}\u0002${range.low}\u0002${range.high}\u0002${range.reverse ? 1 : 0}\u0002${range.limit}`;
+}
+
+const maxAttempts = 50;
+
+/** Runs a body against a source that answers later, again while its commit finds that something read changed. */
+export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, commit: Commit, mode: Mode, description: string): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const fetched = new Fetched();
+    for (;;) {
+      fetched.rewind();
+      const tx = new Transaction(mode, fetched, true);
+      let value: T;
+      try {
+        value = body(tx);
+      } catch (error) {
+        if (!(error instanceof MissingRead)) throw error;
+        await fetched.fetch(error.op, remote);
+        continue;
+      }
+      if (mode === 'read' || tx.isReadOnly || (await commit(tx.reads, tx.writes))) return value;
+      break;
+    }
+    if (attempt === maxAttempts) throw new StoreError(`the store ${description} is too busy: a transaction met concurrent changes ${maxAttempts} times; retry later`);
+    // A little random: two processes that conflicted do not meet again at once.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 10)));
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * A partner's webhook endpoints as the store keeps them (the partner portal): at most a given number per partner,
+ * listed in the order created, found by id alone for delivery (which knows the endpoint but not its partner). An
+ * endpoint that goes takes with it what waits for it in the outbox (the caller's `forgetEndpoint`).
+ */
+import { key, parts, within } from '../../store/keys.ts';
+import { table, type Tx } from '../../store/store.ts';
+
+/** A partner's webhook endpoint, as configured in the portal. Whether it is disabled is the outbox's. */
+export interface WebhookEndpointRecord {
+  id: string;
+  partnerId: string;
+  url: string;
+  description: string | null;
+  /** Event types, or `*` for all. */
+  enabledEvents: string[];
+  /**
+   * The signing secrets, newest first: the current one (no expiry) and, during a rotation, the previous one until
+   * its `expiresAt`. Every delivery is signed with each secret not yet expired.
+   */
+  secrets: { secret: string; expiresAt: number | null }[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+const endpoints = table<WebhookEndpointRecord>('webhook_endpoints');
+/** partner, createdAt, id: a partner's endpoints in the order created. */
+const byPartner = table<number>('webhook_endpoints_by_partner', { ordered: true });
+/** partner → how many it has: read (not counted from the list) so that two creates at once cannot both pass the cap. */
+const counts = table<number>('webhook_endpoint_counts');
+
+/** Stores a new endpoint; false (and nothing stored) when its partner already has `maxPerPartner`. */
+export function createEndpoint(tx: Tx, endpoint: WebhookEndpointRecord, maxPerPartner: number): boolean {
+  const count = tx.get(counts, endpoint.partnerId) ?? 0;
+  if (count >= maxPerPartner) return false;
+  tx.put(counts, endpoint.partnerId, count + 1);
+  tx.put(endpoints, endpoint.id, endpoint);
+  tx.put(byPartner, key(endpoint.partnerId, endpoint.createdAt, endpoint.id), 1);
+  return true;
+}
+
+/** The partner's endpoints, oldest first. */
+export function listEndpoints(tx: Tx, partnerId: string): WebhookEndpointRecord[] {
+  const entries = tx.scan(byPartner, within([partnerId], { limit: Number.MAX_SAFE_INTEGER }));
+  const found = tx.getMany(endpoints, entries.map((entry) => parts(entry.key)[2] as string));
+  return found.filter((endpoint): endpoint is WebhookEndpointRecord => endpoint !== undefined);
+}
+
+/** By id, within its partner; by id alone (for delivery) when no partner is given. */
+export function getEndpoint(tx: Tx, partnerId: string | undefined, endpointId: string): WebhookEndpointRecord | undefined {
+  const endpoint = tx.get(endpoints, endpointId);
+  return endpoint && (partnerId === undefined || endpoint.partnerId === partnerId) ? endpoint : undefined;
+}
+
+/** Replaces the endpoint's settings (not its id, partner or creation time); undefined when there is no such endpoint. */
+export function updateEndpoint(tx: Tx, endpoint: WebhookEndpointRecord): WebhookEndpointRecord | undefined {
+  const stored = getEndpoint(tx, endpoint.partnerId, endpoint.id);
+  if (!stored) return undefined;
+  const updated = { ...endpoint, createdAt: stored.createdAt };
+  tx.put(endpoints, endpoint.id, updated);
+  return updated;
+}
+
+/** False when the partner has no such endpoint. */
+export function deleteEndpoint(tx: Tx, partnerId: string, endpointId: string): boolean {
+  const stored = getEndpoint(tx, partnerId, endpointId);
+  if (!stored) return false;
+  tx.delete(endpoints, endpointId);
+  tx.delete(byPartner, key(partnerId, stored.createdAt, endpointId));
+  tx.put(counts, partnerId, Math.max(0, (tx.get(counts, partnerId) ?? 1) - 1));
+  return true;
+}

@@ -1,0 +1,76 @@
+/**
+ * Whether an endpoint takes deliveries: disabled after its last retry failed or on its partner's request (its
+ * lanes then wait off the due index), re-enabled with a notice of the disablement ahead of everything else and
+ * every waiting event on a fresh retry schedule, and forgotten with what waits for it when it goes away.
+ */
+import { key, numberPart, parts, within } from '../../store/keys.ts';
+import type { Tx } from '../../store/store.ts';
+import { endDelivery, pruneEvents, storeEvents } from './event-records.ts';
+import { makeLaneDue, unindexLanes } from './lanes.ts';
+import { deliveries, deliveriesByEvent, deliveriesByLane, endpointRounds, endpointStates, laneClaims, lanes, lanesDue } from './outbox-tables.ts';
+import type { EndpointDisablement, EndpointState, OutboxEvent, OutboxOptions } from './outbox-types.ts';
+
+/** Disables an endpoint on its partner's request; one disabled already (after failures, say) stays as it is. */
+export function disableEndpoint(tx: Tx, endpointId: string, now: number): void {
+  if (tx.get(endpointStates, endpointId) !== undefined) return;
+  tx.put(endpointStates, endpointId, { at: now, reason: 'requested', failedEventId: null });
+  unindexLanes(tx, endpointId);
+}
+
+/**
+ * Re-enables a disabled endpoint: stores the event `notice` makes of the disablement (if any) ahead of everything
+ * of that endpoint, and starts every held event on a fresh retry schedule. False (and nothing stored) when the
+ * endpoint was not disabled.
+ */
+export function reenableEndpoint(
+  tx: Tx,
+  endpointId: string,
+  notice: (disabled: EndpointDisablement) => OutboxEvent | undefined,
+  now: number,
+  options: OutboxOptions,
+): boolean {
+  const disabled = tx.get(endpointStates, endpointId);
+  if (!disabled) return false;
+  tx.delete(endpointStates, endpointId);
+  tx.put(endpointRounds, endpointId, (tx.get(endpointRounds, endpointId) ?? 0) + 1);
+  const waiting = tx.scan(lanes, within([endpointId], { limit: Number.MAX_SAFE_INTEGER }));
+  // In the order they fell due, each due now behind the one before.
+  const inOrder = [...waiting].sort((a, b) => a.value.dueAt - b.value.dueAt || a.value.dueSeq - b.value.dueSeq);
+  for (const lane of inOrder) makeLaneDue(tx, endpointId, parts(lane.key)[1] as string, now);
+  const event = notice(disabled);
+  if (event) storeEvents(tx, [event], now, options);
+  return true;
+}
+
+export function endpointState(tx: Tx, endpointId: string): EndpointState {
+  const disabled = tx.get(endpointStates, endpointId);
+  return disabled ? { disabled } : {};
+}
+
+/** Deliveries dropped per transaction while forgetting an endpoint: a large backlog never makes one write huge. */
+const forgetBatch = 256;
+
+/**
+ * Drops up to a batch of what waits for an endpoint that is going away (its undelivered deliveries, then its lanes
+ * and state); true once nothing is left. Its delivered deliveries stay listed with their events.
+ */
+export function forgetEndpointBatch(tx: Tx, endpointId: string, options: OutboxOptions): boolean {
+  const queued = tx.scan(deliveriesByLane, within([endpointId], { limit: forgetBatch }));
+  for (const entry of queued) {
+    const position = numberPart(entry.key, 2);
+    const row = tx.get(deliveries, key(position));
+    if (row) endDelivery(tx, position, row);
+    tx.delete(deliveries, key(position));
+    tx.delete(deliveriesByEvent, key(entry.value, position));
+  }
+  if (queued.length === forgetBatch) return false;
+  for (const lane of tx.scan(lanes, within([endpointId], { limit: Number.MAX_SAFE_INTEGER }))) {
+    tx.delete(lanesDue, key(lane.value.dueAt, lane.value.dueSeq, endpointId, parts(lane.key)[1] as string));
+    tx.delete(lanes, lane.key);
+    tx.delete(laneClaims, lane.key);
+  }
+  tx.delete(endpointStates, endpointId);
+  tx.delete(endpointRounds, endpointId);
+  pruneEvents(tx, options);
+  return true;
+}

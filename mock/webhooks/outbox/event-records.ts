@@ -1,0 +1,171 @@
+/**
+ * Events and their deliveries: storing an event with a pending delivery per endpoint (in the same transaction as
+ * the change that causes it), ending a delivery, and keeping events within their capacity: the newest
+ * `eventCapacity` with nothing left to deliver, and every one still pending.
+ */
+import { key, numberPart, within } from '../../store/keys.ts';
+import type { Tx } from '../../store/store.ts';
+import { pushAttempt } from './attempt-journal.ts';
+import { currentRound, dropLane, laneHead, makeLaneDue } from './lanes.ts';
+import {
+  counts,
+  deliveries,
+  deliveriesByEvent,
+  deliveriesByLane,
+  delivered,
+  deliveredByPartner,
+  endpointLaneKey,
+  eventIds,
+  events,
+  eventsByPartner,
+  eventsByType,
+  eventsDone,
+  lanes,
+  pending,
+  pendingByPartner,
+  type DeliveryRow,
+  type EventRow,
+} from './outbox-tables.ts';
+import type { OutboxEvent, OutboxOptions } from './outbox-types.ts';
+
+/** Events dropped past the capacity by one write at most: a lowered capacity never makes one write slow. */
+const pruneBatch = 64;
+
+export function storeEvents(tx: Tx, outboxEvents: readonly OutboxEvent[], now: number, options: OutboxOptions): void {
+  for (const { partnerId, event, orderingKey, endpointIds, body } of outboxEvents) {
+    const seq = tx.allocate('outbox_event');
+    tx.put(events, key(seq), { id: event.id, partnerId, type: event.type, orderingKey, body: body ?? JSON.stringify(event), createdAt: now, waiting: 0 });
+    tx.put(eventIds, key(partnerId, event.id), seq);
+    tx.put(eventsByPartner, key(partnerId, seq), 1);
+    tx.put(eventsByType, key(partnerId, event.type, seq), 1);
+    if (endpointIds.length === 0) {
+      const line = { eventId: event.id, type: event.type, orderingKey, attempt: 0, at: new Date(now).toISOString(), durationMs: 0, outcome: 'no-endpoint' as const };
+      pushAttempt(tx, line, partnerId, options.attemptJournalCapacity);
+      markDone(tx, seq);
+    }
+    for (const endpointId of endpointIds) enqueue(tx, seq, endpointId, now, options);
+  }
+  pruneEvents(tx, options);
+}
+
+/** A pending delivery of event `seq` to an endpoint, at the end of its lane. */
+export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, options: OutboxOptions): void {
+  const event = tx.get(events, key(seq)) as EventRow;
+  const queued = tx.get(counts, 'pending', { snapshot: true }) ?? 0;
+  // An endpoint's own notice is never dropped: it is one per re-enabling, and it is what tells the partner that
+  // deliveries stopped, which a full queue (of that endpoint's backlog, most often) is the reason to say.
+  if (queued >= options.maxQueued && event.orderingKey !== endpointLaneKey) {
+    options.onDropped?.({ eventId: event.id, type: event.type, orderingKey: event.orderingKey });
+    if (event.waiting === 0 && tx.get(eventsDone, key(seq)) === undefined) markDone(tx, seq);
+    return;
+  }
+  const position = tx.allocate('outbox_delivery');
+  const row: DeliveryRow = { eventSeq: seq, endpointId, laneKey: event.orderingKey, partnerId: event.partnerId, state: 'pending', attempts: 0, round: currentRound(tx, endpointId), roundAttempts: 0 };
+  tx.put(deliveries, key(position), row);
+  tx.put(deliveriesByLane, key(endpointId, event.orderingKey, position), seq);
+  tx.put(deliveriesByEvent, key(seq, position), 1);
+  tx.put(pending, key(position), 1);
+  tx.put(pendingByPartner, key(event.partnerId, position), 1);
+  tx.add(counts, 'pending', 1);
+  if (event.waiting === 0 && tx.get(eventsDone, key(seq)) !== undefined) {
+    tx.delete(eventsDone, key(seq));
+    tx.add(counts, 'done', -1);
+  }
+  tx.put(events, key(seq), { ...event, waiting: event.waiting + 1 });
+  if (tx.get(lanes, key(endpointId, event.orderingKey)) === undefined) makeLaneDue(tx, endpointId, event.orderingKey, now);
+}
+
+/** A pending delivery that stops waiting (delivered, or its endpoint gone): off its queue and the pending lists. */
+export function endDelivery(tx: Tx, position: number, row: DeliveryRow): void {
+  tx.delete(deliveriesByLane, key(row.endpointId, row.laneKey, position));
+  tx.delete(pending, key(position));
+  tx.delete(pendingByPartner, key(row.partnerId, position));
+  tx.add(counts, 'pending', -1);
+  const event = tx.get(events, key(row.eventSeq));
+  if (!event) return;
+  tx.put(events, key(row.eventSeq), { ...event, waiting: Math.max(0, event.waiting - 1) });
+  if (event.waiting === 1) markDone(tx, row.eventSeq);
+}
+
+function markDone(tx: Tx, seq: number): void {
+  tx.put(eventsDone, key(seq), 1);
+  tx.add(counts, 'done', 1);
+}
+
+/** Past the capacity, the oldest events with nothing left to deliver go, with their deliveries. */
+export function pruneEvents(tx: Tx, options: OutboxOptions): void {
+  const surplus = (tx.get(counts, 'done', { snapshot: true }) ?? 0) - options.eventCapacity;
+  if (surplus <= 0) return;
+  const oldest = tx.scan(eventsDone, within([], { limit: Math.min(surplus, pruneBatch) }), { snapshot: true });
+  for (const entry of oldest) dropEvent(tx, numberPart(entry.key, 0));
+}
+
+/** An event and all its deliveries (past the capacity, or its partner's reset). */
+export function dropEvent(tx: Tx, seq: number): void {
+  // Read (not only listed), so that two processes dropping the same event retry rather than count it twice.
+  const event = tx.get(events, key(seq));
+  if (tx.get(eventsDone, key(seq)) !== undefined) {
+    tx.delete(eventsDone, key(seq));
+    tx.add(counts, 'done', -1);
+  }
+  if (!event) return;
+  for (const entry of tx.scan(deliveriesByEvent, within([seq], { limit: Number.MAX_SAFE_INTEGER }))) {
+    const position = numberPart(entry.key, 1);
+    const row = tx.get(deliveries, key(position));
+    if (row?.state === 'pending') {
+      // Only a partner's reset drops an event still waiting: its lane goes too once nothing else waits in it.
+      endDelivery(tx, position, row);
+      if (laneHead(tx, row.endpointId, row.laneKey) === undefined) dropLane(tx, row.endpointId, row.laneKey);
+    }
+    if (row?.deliveredOrder !== undefined) forgetDelivered(tx, row);
+    tx.delete(deliveries, key(position));
+    tx.delete(deliveriesByEvent, entry.key);
+  }
+  tx.delete(events, key(seq));
+  tx.delete(eventIds, key(event.partnerId, event.id));
+  tx.delete(eventsByPartner, key(event.partnerId, seq));
+  tx.delete(eventsByType, key(event.partnerId, event.type, seq));
+}
+
+/** Takes a delivery off the lists of the most recently delivered, where the capacity has not already. */
+function forgetDelivered(tx: Tx, row: DeliveryRow): void {
+  const order = row.deliveredOrder as number;
+  if (tx.get(delivered, key(order)) !== undefined) {
+    tx.delete(delivered, key(order));
+    tx.add(counts, 'delivered', -1);
+  }
+  if (tx.get(deliveredByPartner, key(row.partnerId, order)) !== undefined) {
+    tx.delete(deliveredByPartner, key(row.partnerId, order));
+    tx.add(counts, `delivered:${row.partnerId}`, -1);
+  }
+}
+
+/** Lists a delivery among the most recently delivered, overall and of its partner, within the capacity. */
+export function listDelivered(tx: Tx, position: number, row: DeliveryRow, capacity: number): DeliveryRow {
+  const order = tx.allocate('outbox_delivered');
+  tx.put(delivered, key(order), position);
+  tx.put(deliveredByPartner, key(row.partnerId, order), position);
+  tx.add(counts, 'delivered', 1);
+  tx.add(counts, `delivered:${row.partnerId}`, 1);
+  trimDelivered(tx, [], 'delivered', capacity);
+  trimDelivered(tx, [row.partnerId], `delivered:${row.partnerId}`, capacity);
+  return { ...row, deliveredOrder: order };
+}
+
+function trimDelivered(tx: Tx, prefix: string[], counter: string, capacity: number): void {
+  const surplus = (tx.get(counts, counter, { snapshot: true }) ?? 0) - capacity;
+  if (surplus <= 0) return;
+  const list = prefix.length === 0 ? delivered : deliveredByPartner;
+  // Not a snapshot: two processes trimming the same entries retry rather than count them twice.
+  const oldest = tx.scan(list, within(prefix, { limit: Math.min(surplus, pruneBatch) }));
+  for (const entry of oldest) tx.delete(list, entry.key);
+  tx.add(counts, counter, -oldest.length);
+}
+
+/** Sends a partner's event again to one endpoint, after what waits in its lane; false when there is no such event. */
+export function redeliver(tx: Tx, partnerId: string, eventId: string, endpointId: string, now: number, options: OutboxOptions): boolean {
+  const seq = tx.get(eventIds, key(partnerId, eventId));
+  if (seq === undefined) return false;
+  enqueue(tx, seq, endpointId, now, options);
+  return true;
+}

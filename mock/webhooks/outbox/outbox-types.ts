@@ -1,0 +1,125 @@
+/** What the webhook outbox stores and answers: events with where they go, claims on lanes, attempts, listings. */
+import type { WebhookEvent } from '../event-payloads.ts';
+
+/** An event to store with the change that causes it, and the endpoints it is to be delivered to. */
+export interface OutboxEvent {
+  partnerId: string;
+  event: WebhookEvent;
+  /** Events of one key are delivered in order: the company id, or `webhook_endpoint` for the endpoint's own. */
+  orderingKey: string;
+  /** Where it goes; none means it is only kept (journaled as `no-endpoint`). */
+  endpointIds: readonly string[];
+  /** The exact JSON to send, when it exists already (a redelivery sends the same bytes); otherwise `event`'s JSON. */
+  body?: string;
+}
+
+/**
+ * The head of one delivery lane (one endpoint × one ordering key), claimed for one attempt. Only a lane's head is
+ * ever attempted, and a lane is held by one claim at a time: that is what keeps a company's events in order.
+ */
+export interface LaneClaim {
+  endpointId: string;
+  laneKey: string;
+  token: string;
+  partnerId: string;
+  eventId: string;
+  type: string;
+  /** The event's JSON, exactly as first stored: every attempt sends these bytes. */
+  body: string;
+  /** Attempts made before this one, across re-enables. */
+  attempts: number;
+  /** Attempts since the endpoint was last (re-)enabled: what picks the next retry delay. */
+  roundAttempts: number;
+}
+
+export type DeliveryOutcome =
+  | { kind: 'delivered' }
+  /** Failed; the lane's head is tried again at `at`. */
+  | { kind: 'retry'; at: number }
+  /** Failed, and it was the last attempt of the schedule: the endpoint is disabled and its lanes are held. */
+  | { kind: 'disable' };
+
+export type AttemptOutcome = 'delivered' | 'failed' | 'disabled' | 'no-endpoint';
+
+/** One line of the delivery journal. */
+export interface AttemptRecord {
+  eventId: string;
+  /** The endpoint attempted; absent when nothing was sent (`no-endpoint`). */
+  endpointId?: string;
+  type: string;
+  orderingKey: string;
+  /** 1 for the first attempt of the event; 0 when nothing was sent (`no-endpoint`). */
+  attempt: number;
+  /** When the attempt started (ISO 8601). */
+  at: string;
+  status?: number;
+  error?: string;
+  durationMs: number;
+  outcome: AttemptOutcome;
+}
+
+/** `held`: waiting for the endpoint to be re-enabled. */
+export type DeliveryState = 'pending' | 'in-flight' | 'delivered' | 'held';
+
+export interface DeliveryRecord {
+  eventId: string;
+  type: string;
+  orderingKey: string;
+  endpointId: string;
+  state: DeliveryState;
+  /** Attempts made so far, across re-enables. */
+  attempts: number;
+}
+
+/** Why an endpoint holds its events: its deliveries kept failing, or its partner switched it off. */
+export interface EndpointDisablement {
+  at: number;
+  reason: 'failures' | 'requested';
+  /** The event whose last attempt failed (`failures` only). */
+  failedEventId: string | null;
+}
+
+export interface EndpointState {
+  disabled?: EndpointDisablement;
+}
+
+/** An event as kept, with where it went. */
+export interface StoredEvent {
+  /** Its position among all events, newest highest: what a page continues from. */
+  seq: number;
+  id: string;
+  type: string;
+  orderingKey: string;
+  createdAt: number;
+  /** The JSON every attempt sends. */
+  body: string;
+  /** One per endpoint it was sent to (a redelivery adds its attempts to the endpoint's), in the order first sent. */
+  deliveries: { endpointId: string; state: DeliveryState; attempts: AttemptRecord[] }[];
+}
+
+export interface EventPage {
+  /** Newest first. */
+  items: StoredEvent[];
+  /** The `seq` to continue before; absent on the last page. */
+  next?: number;
+}
+
+export interface OutboxOptions {
+  /** Webhook attempts kept in the delivery journal, newest last. */
+  attemptJournalCapacity: number;
+  /** Delivered events listed by `deliveries()`, overall and per partner. */
+  deliveredCapacity: number;
+  /** Events kept once nothing is left to deliver, newest first; undelivered ones are always kept. */
+  eventCapacity: number;
+  /** Undelivered deliveries held at most (the memory store, whose heap is all it has); past it new ones are dropped. */
+  maxQueued: number;
+  /** Told of a delivery dropped for `maxQueued`. */
+  onDropped?: (event: { eventId: string; type: string; orderingKey: string }) => void;
+}
+
+export const defaultOutboxOptions: OutboxOptions = {
+  attemptJournalCapacity: 10_000,
+  deliveredCapacity: 1_000,
+  eventCapacity: 10_000,
+  maxQueued: Number.POSITIVE_INFINITY,
+};
