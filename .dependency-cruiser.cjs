@@ -3,7 +3,7 @@
  * docs/architecture.md, from the bottom up. A rule here is the picture there; change both together.
  *
  *   foundations   store/ (persistence only), http/ (transport only), scheduling/, ids.ts
- *   core          auth/ (API keys), pagination/, then pipeline/ (the steps every request walks)
+ *   core          auth/ (API keys), pagination/, leases/ (work taken under leases), then pipeline/ (the steps every request walks)
  *   features      customers/ companies/ documents/ reference/ formation/ webhooks/ idempotency/ journal/
  *                 faults/ rate-limit/ cors/ served-documents/ seed/
  *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts
@@ -42,16 +42,16 @@ module.exports = {
     {
       name: 'core-below-features',
       severity: 'error',
-      comment: 'auth/ and pagination/ serve the pipeline and the features, never the other way round.',
-      from: { path: '^mock/(auth|pagination)/' },
-      to: { path: '^mock/(?!(auth|pagination|http|store)/|ids\\.ts)' },
+      comment: 'auth/, pagination/ and leases/ serve the pipeline and the features, never the other way round.',
+      from: { path: '^mock/(auth|pagination|leases)/' },
+      to: { path: '^mock/(?!(auth|pagination|leases|http|store)/|ids\\.ts)' },
     },
     {
       name: 'pipeline-below-features',
       severity: 'error',
       comment: 'The pipeline runs handlers it is given; it imports no feature.',
       from: { path: '^mock/pipeline/' },
-      to: { path: '^mock/(?!(pipeline|auth|pagination|http|store)/)' },
+      to: { path: '^mock/(?!(pipeline|auth|pagination|leases|http|store)/)' },
     },
     {
       name: 'features-below-wiring',

@@ -1,11 +1,45 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * The tests of `tests/`, in groups that `npm test` runs as stages of their own, so that its summary shows where the
+ * time goes. Each slow group names its files here and has its npm script (`npm run test:<name>`); `unit` is every
+ * other file, the fast ones. tests/scripts/test-groups.test.ts checks that every test file is in exactly one group
+ * and that every group is a stage of `npm test`, so a new file can never drop out of it.
+ */
+export const slowGroups = {
+  // The client's and the mock's packages, packed, installed in an empty project and used from there.
+  packages: ['tests/mock/package.test.ts', 'tests/client/package.test.ts'],
+  // Real Chromium.
+  browser: ['tests/browser/**/*.test.ts'],
+  // State that outlives a process: Redis servers, replicas, SQLite files, processes killed and restarted.
+  state: ['tests/mock/state/**/*.test.ts', 'tests/mock/store/conformance.test.ts'],
+  // The breaking-change gate and the release flow, run as CLIs over git histories of the contract.
+  'contract-changes': ['tests/contract-changes/**/*.test.ts'],
+} as const satisfies Record<string, readonly string[]>;
+
+const group = (name: string, include: readonly string[]): TestProjectInlineConfiguration => ({
+  // Takes the settings below (timeouts); each group only says which files are its own.
+  extends: true,
+  test: { name, include: [...include] },
+});
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 30_000,
     // Hooks start and stop mocks and servers: on a loaded two-core machine that can take more than the default 10 s.
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...Object.values(slowGroups).flat()],
+          // The client's type tests run with the fast ones, and only there.
+          typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      ...Object.entries(slowGroups).map(([name, include]) => group(name, include)),
+    ],
   },
 });

@@ -6,10 +6,12 @@
  * store's RSS after a million creates. Each measurement follows an unmeasured two-second warm-up of the same load.
  * Redis targets need redis-server (the script starts its own on a free port); without it they are left out.
  *
- *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000] [--stores memory,sqlite,redis]
+ *   npm run bench -- [--duration 10] [--connections 10] [--creates 1000000] [--stores memory,sqlite,redis] [--baseline DIR]
  *
  * `--creates 0` leaves out the memory measurement; `--stores` limits the stores measured (the memory store, the
- * baseline of the ratios, is always measured).
+ * baseline of the ratios, is always measured). `--baseline DIR` also measures the mock of another checkout of the
+ * project (a `git worktree` of the version to compare with) on the same stores, each right after its twin, and
+ * prints each target's ratio to it: how two versions compare in one run.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,8 +28,10 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     creates: { type: 'string', default: '1000000' },
     stores: { type: 'string', default: 'memory,sqlite,redis' },
+    baseline: { type: 'string' },
   },
 });
+const baselineRoot = values.baseline;
 const stores = new Set(['memory', ...(values.stores ?? '').split(',').map((store) => store.trim())]);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -62,6 +66,7 @@ const prismTarget = 'prism mock -v error';
 
 async function main(): Promise<void> {
   await buildMock();
+  if (baselineRoot !== undefined) await buildMock({ root: baselineRoot });
   let redis: RedisServer | undefined;
   if (!stores.has('redis')) redis = undefined;
   else if (redisServerPath) redis = await startRedisServer();
@@ -76,12 +81,17 @@ async function main(): Promise<void> {
       ...(stores.has('sqlite') ? ([['mock · sqlite', ['--store', `sqlite:${join(logDir, 'bench.db')}`]]] as [string, string[]][]) : []),
       ...(redis ? ([['mock · redis', ['--store', `${redis.url}/1`]], ['mock · redis, 2 replicas', ['--store', `${redis.url}/2`], 2]] as [string, string[], number][]) : []),
     ];
-    for (const [name, args, replicas] of mocks) targets.push(await startMock(name, args, replicas, redis));
+    for (const [name, args, replicas] of mocks) {
+      targets.push(await startMock(name, args, replicas, redis));
+      // Each baseline right after its twin, on a store of its own (another SQLite file, another Redis database).
+      if (baselineRoot !== undefined && !name.includes('checked')) targets.push(await startMock(baselineName(name), baselineArgs(args), replicas, redis, baselineRoot));
+    }
     targets.push(await startPrism(), await startBare());
     for (const target of targets) {
       for (const operation of operationNames) rows.push(await measure(target, operation));
     }
     printTable(rows);
+    if (baselineRoot !== undefined) printAgainstBaseline(rows);
     const startup = await startupOf();
     console.log(`\nMock start-up (SQLite store): ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to listening.`);
     if (creates > 0) {
@@ -152,6 +162,17 @@ function printTable(rows: Row[]): void {
   console.log('CPU of a Redis target includes the redis-server process.');
 }
 
+/** Each target against its baseline twin (same store, the other checkout), measured minutes apart at most. */
+function printAgainstBaseline(rows: Row[]): void {
+  console.log(`\nAgainst the baseline (${baselineRoot}): this version ÷ the baseline`);
+  console.log(['target'.padEnd(34), 'operation'.padEnd(15), 'req/s ÷'.padStart(8), 'CPU/req ÷'.padStart(10)].join(' '));
+  for (const row of rows.filter((candidate) => candidate.target.startsWith('mock · ') && !candidate.target.includes('checked'))) {
+    const twin = rows.find((other) => other.target === baselineName(row.target) && other.operation === row.operation);
+    if (!twin) continue;
+    console.log([row.target.padEnd(34), row.operation.padEnd(15), (row.rps / twin.rps).toFixed(2).padStart(8), (row.cpuUsPerRequest / twin.cpuUsPerRequest).toFixed(2).padStart(10)].join(' '));
+  }
+}
+
 /** RSS before the creates and after each quarter of them: flat quarters mean memory is bounded, not leaking. */
 async function memoryAfterCreates(mock: Target): Promise<void> {
   const pid = mock.pids[0] as number;
@@ -196,16 +217,21 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const logDir = await mkdtemp(join(tmpdir(), 'bench-'));
 
 /** The mock picks its own port and announces it, so no free port is guessed and raced for. */
-async function launchMock(args: string[]): Promise<MockProcess> {
-  return startMockProcess({ args, logDir: await mkdtemp(join(logDir, 'mock-')) });
+async function launchMock(args: string[], root?: string): Promise<MockProcess> {
+  return startMockProcess({ args, logDir: await mkdtemp(join(logDir, 'mock-')), ...(root === undefined ? {} : { root }) });
 }
 
-async function startMock(name: string, extra: string[], replicas = 1, redis?: RedisServer): Promise<Target> {
+const baselineName = (name: string) => name.replace(/^mock · /, 'baseline · ');
+/** A baseline's own store: another SQLite file, another Redis database. */
+const baselineArgs = (args: string[]) =>
+  args.map((arg) => (arg.startsWith('sqlite:') ? arg.replace(/\.db$/, '-baseline.db') : arg.startsWith('redis://') ? arg.replace(/\/(\d+)$/, (_, db: string) => `/${Number(db) + 8}`) : arg));
+
+async function startMock(name: string, extra: string[], replicas = 1, redis?: RedisServer, root?: string): Promise<Target> {
   const mocks: MockProcess[] = [];
   const stop = () => Promise.all(mocks.map((mock) => mock.stop())).then(() => undefined);
   try {
     for (let n = 0; n < replicas; n += 1) {
-      mocks.push(await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra]));
+      mocks.push(await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra], root));
     }
     const urls = mocks.map((mock) => mock.url);
     const storePid = extra.some((arg) => arg.startsWith('redis://')) ? redis?.pid : undefined;

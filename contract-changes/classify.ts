@@ -37,6 +37,9 @@ export const openEnumExtension = 'x-open-enum';
 /** The extension that dates a deprecation: `{ since, sunset, replacement }`. */
 export const deprecationExtension = 'x-deprecation';
 
+/** The root extension that states the service's limits as numbers (contract-model/contract-facts.ts reads it). */
+export const serviceLimitsExtension = 'x-service-limits';
+
 const breaking = (what: string, why: string): Judgement => ({ category: 'breaking', level: 'major', what, why });
 const added = (what: string): Judgement => ({ category: 'added', level: 'minor', what });
 /** A change that can break nobody but widens what the API accepts or promises: a minor release. */
@@ -101,6 +104,8 @@ function judgeDocumentChange(change: DetectedChange, segments: string[], contrac
       return whole(documented(`${root} ${describeKind(change)}`));
     case 'openapi':
       return whole(documented(`OpenAPI version ${String(change.before)} → ${String(change.after)}`));
+    case serviceLimitsExtension:
+      return whole(judgeServiceLimit(change, segments.slice(1)));
     default:
       return whole(root?.startsWith('x-') ? documented(`${root} ${describeKind(change)}`) : unjudged(`${root} ${describeKind(change)}`));
   }
@@ -317,6 +322,35 @@ function judgeComponent(change: DetectedChange, kind: string | undefined, segmen
   }
   // Component bodies are blanked by prepare.ts and judged where they are used; nothing else can change here.
   return unjudged(`component ${describeKind(change)}`);
+}
+
+/** The limits of `x-service-limits` a partner gains from when they grow: more bytes, more requests, longer waits. */
+const generousWhenRaised = new Set([
+  'requestBodyMaxBytes', 'requestHeadersMaxBytes', 'idempotencyKeyRetentionSeconds', 'downloadUrlValiditySeconds',
+  'requestsPerSecond', 'burst', 'attemptTimeoutSeconds', 'timestampToleranceSeconds',
+]);
+
+/**
+ * A limit newly stated only writes down what the prose said; one that goes leaves code that reads it without it.
+ * Raising a limit is looser and lowering one breaks a partner that stayed within it. The retry schedule may only
+ * gain attempts at its end: any other change can disable an endpoint sooner, or deliver when a receiver expects none.
+ */
+function judgeServiceLimit(change: DetectedChange, path: string[]): Judgement {
+  const name = path.length === 0 ? serviceLimitsExtension : `${serviceLimitsExtension} ${path.join('.')}`;
+  if (change.kind === 'added') return documented(`${name} stated`);
+  if (change.kind === 'removed') return breaking(`${name} removed`, 'code that reads this limit from the contract no longer finds it');
+  const leaf = path.at(-1) ?? '';
+  const { before, after } = change;
+  if (leaf === 'retryScheduleSeconds' && Array.isArray(before) && Array.isArray(after)) {
+    const appended = after.length > before.length && before.every((delay, index) => after[index] === delay);
+    const what = `webhook retry schedule [${before.join(', ')}] → [${after.join(', ')}] seconds`;
+    return appended ? loosened(what) : breaking(what, 'an endpoint may be disabled sooner, or a retry arrive when the receiver expects none');
+  }
+  if (generousWhenRaised.has(leaf) && typeof before === 'number' && typeof after === 'number') {
+    const what = `${name} ${after > before ? 'raised' : 'lowered'} from ${before} to ${after}`;
+    return after > before ? loosened(what) : breaking(what, 'a partner that stayed within the limit may now exceed it');
+  }
+  return unjudged(`${name} changed`);
 }
 
 function judgeDeprecation(change: DetectedChange, keyword: string): Judgement {

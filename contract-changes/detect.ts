@@ -45,8 +45,13 @@ export async function detectChanges(before: JsonObject, after: JsonObject): Prom
     await writeFile(beforeFile, JSON.stringify(before, null, 1));
     await writeFile(afterFile, JSON.stringify(after, null, 1));
     const report = await runRedoclyDiff(beforeFile, afterFile);
-    const found = report.changes.map(toDetectedChange);
-    return [...found, ...examplesChanges(before, after, new Set(found.map((change) => change.pointer)))];
+    // Redocly's differ sees a root extension's own keys but nothing nested below them: those are compared here.
+    const found = report.changes.map(toDetectedChange).filter((change) => !isRootExtension(change.pointer));
+    return [
+      ...found,
+      ...rootExtensionChanges(before, after),
+      ...examplesChanges(before, after, new Set(found.map((change) => change.pointer))),
+    ];
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
@@ -102,6 +107,30 @@ export function examplesChanges(before: unknown, after: unknown, reported: Set<s
   }
   return changes;
 }
+
+const isRootExtension = (pointer: string): boolean => pointer.startsWith('#/x-');
+
+/**
+ * Every value that differs below a root `x-` extension (`x-service-limits`), down to its leaves: a value that
+ * appeared, went, or changed. An array is one value (a retry schedule is judged whole, not item by item).
+ */
+export function rootExtensionChanges(before: Record<string, unknown>, after: Record<string, unknown>): DetectedChange[] {
+  const changes: DetectedChange[] = [];
+  const walk = (was: unknown, now: unknown, pointer: string, property: string): void => {
+    if (isMap(was) && isMap(now)) {
+      for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) walk(was[key], now[key], `${pointer}/${escape(key)}`, key);
+    } else if (JSON.stringify(was) !== JSON.stringify(now)) {
+      const kind = was === undefined ? 'added' : now === undefined ? 'removed' : 'modified';
+      changes.push({ kind, pointer, property, ...(was === undefined ? {} : { before: was }), ...(now === undefined ? {} : { after: now }), differRules: [] });
+    }
+  };
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (key.startsWith('x-')) walk(before[key], after[key], `#/${escape(key)}`, key);
+  }
+  return changes;
+}
+
+const isMap = (value: unknown): value is Record<string, unknown> => isObject(value) && !Array.isArray(value);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

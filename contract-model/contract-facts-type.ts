@@ -9,4 +9,30 @@ export interface ContractFacts {
   errorDetails: { maxItems: number; maxFieldLength: number };
   /** The patterns of `x-request-id` (the RequestId schema) and `Idempotency-Key` (its parameter's schema). */
   headerFormats: { requestId: string; idempotencyKey: string };
+  /** The `Idempotency-Key` parameter schema's length bounds. */
+  idempotencyKeyLength: { min: number; max: number };
+  /** The `limit` parameter every list takes: its default and bounds. */
+  pageSize: { default: number; min: number; max: number };
+  /** `Error.message`'s maxLength. */
+  errorMessageMaxLength: number;
+  /** The root `x-service-limits`: the limits the description states in words, as numbers. */
+  limits: ServiceLimits;
+}
+
+export interface ServiceLimits {
+  requestBodyMaxBytes: number;
+  /** The request line and headers together. */
+  requestHeadersMaxBytes: number;
+  idempotencyKeyRetentionSeconds: number;
+  downloadUrlValiditySeconds: number;
+  /** Per API key, by environment: requests per second, and the most let through in a burst after a quieter while. */
+  rateLimits: Record<'sandbox' | 'production', { requestsPerSecond: number; burst: number }>;
+  webhooks: {
+    /** How long a receiver has to answer an attempt. */
+    attemptTimeoutSeconds: number;
+    /** The delay before each retry after a failed attempt (attempts 2, 3, …). */
+    retryScheduleSeconds: number[];
+    /** How far from its clock a receiver should accept a `webhook-timestamp`. */
+    timestampToleranceSeconds: number;
+  };
 }

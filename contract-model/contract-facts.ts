@@ -4,10 +4,12 @@
  * scheme), the entity-name suffixes (`x-entity-suffixes` on `CompanyName`), the officer roles a CCorp needs and
  * those one officer at most may hold (`x-required-roles`, `x-single-holder-roles` on its `executiveMembers`), and
  * the bounds of an error's `details` and of a field pointer, and the formats of `x-request-id` and `Idempotency-Key`
- * (checked by steps that run before request validation, which must still answer by the contract's rule). `npm run generate` also writes them to
- * generated/contract-facts.ts for code that does not read the bundle at run time (the client).
+ * (checked by steps that run before request validation, which must still answer by the contract's rule), the page
+ * size, the longest error message, and the service's limits (`x-service-limits` at the root: body and header sizes,
+ * retention, rates, the webhook timeout and retry schedule). `npm run generate` writes them to
+ * generated/contract-facts.ts, which the mock, the client and the contract suite import.
  */
-import type { ContractFacts } from './contract-facts-type.ts';
+import type { ContractFacts, ServiceLimits } from './contract-facts-type.ts';
 import type { ContractDocument, JsonObject } from './document.ts';
 
 export type { ContractFacts } from './contract-facts-type.ts';
@@ -23,6 +25,8 @@ export function readContractFacts(document: ContractDocument): ContractFacts {
   const field = at(components, ['schemas', 'FieldError', 'properties', 'field'], 'FieldError.field');
   const requestId = at(components, ['schemas', 'RequestId'], 'the RequestId schema');
   const idempotencyKey = at(components, ['parameters', 'IdempotencyKey', 'schema'], 'the Idempotency-Key parameter schema');
+  const limit = at(components, ['parameters', 'Limit', 'schema'], 'the limit parameter schema');
+  const message = at(components, ['schemas', 'Error', 'properties', 'message'], 'Error.message');
   return {
     apiKey: {
       format: text(apiKey['x-key-format'], 'ApiKey x-key-format'),
@@ -35,6 +39,38 @@ export function readContractFacts(document: ContractDocument): ContractFacts {
     },
     errorDetails: { maxItems: count(details.maxItems, 'Error.details maxItems'), maxFieldLength: count(field.maxLength, 'FieldError.field maxLength') },
     headerFormats: { requestId: text(requestId.pattern, 'RequestId pattern'), idempotencyKey: text(idempotencyKey.pattern, 'Idempotency-Key pattern') },
+    idempotencyKeyLength: { min: count(idempotencyKey.minLength, 'Idempotency-Key minLength'), max: count(idempotencyKey.maxLength, 'Idempotency-Key maxLength') },
+    pageSize: { default: count(limit.default, 'limit default'), min: count(limit.minimum, 'limit minimum'), max: count(limit.maximum, 'limit maximum') },
+    errorMessageMaxLength: count(message.maxLength, 'Error.message maxLength'),
+    limits: serviceLimits(at(document, ['x-service-limits'], 'x-service-limits')),
+  };
+}
+
+function serviceLimits(limits: JsonObject): ServiceLimits {
+  const positive = (path: string[]): number => {
+    const value = count(path.reduce<unknown>((node, key) => (node as JsonObject | undefined)?.[key], limits), `x-service-limits ${path.join('.')}`);
+    if (value <= 0) throw new Error(`the contract gives no positive x-service-limits ${path.join('.')}`);
+    return value;
+  };
+  const rate = (environment: string) => ({
+    requestsPerSecond: positive(['rateLimits', environment, 'requestsPerSecond']),
+    burst: positive(['rateLimits', environment, 'burst']),
+  });
+  const schedule = at(limits, ['webhooks'], 'x-service-limits webhooks').retryScheduleSeconds;
+  if (!Array.isArray(schedule) || !schedule.every((delay) => Number.isInteger(delay) && (delay as number) > 0)) {
+    throw new Error('the contract gives no x-service-limits webhooks.retryScheduleSeconds (whole seconds above 0)');
+  }
+  return {
+    requestBodyMaxBytes: positive(['requestBodyMaxBytes']),
+    requestHeadersMaxBytes: positive(['requestHeadersMaxBytes']),
+    idempotencyKeyRetentionSeconds: positive(['idempotencyKeyRetentionSeconds']),
+    downloadUrlValiditySeconds: positive(['downloadUrlValiditySeconds']),
+    rateLimits: { sandbox: rate('sandbox'), production: rate('production') },
+    webhooks: {
+      attemptTimeoutSeconds: positive(['webhooks', 'attemptTimeoutSeconds']),
+      retryScheduleSeconds: schedule as number[],
+      timestampToleranceSeconds: positive(['webhooks', 'timestampToleranceSeconds']),
+    },
   };
 }
 

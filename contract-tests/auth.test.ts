@@ -1,12 +1,13 @@
 /**
  * Authentication (the `ApiKey` scheme): every operation that takes the key refuses a missing one with
- * `401 E_AUTH_MISSING`, and a `Bearer`-prefixed, malformed or other-environment key with `401 E_AUTH_INVALID`.
- * The requests are otherwise well-formed (the client's own calls), so the key is the only thing wrong.
+ * `401 E_AUTH_MISSING`, and a `Bearer`-prefixed, malformed or other-environment key with `401 E_AUTH_INVALID`,
+ * before anything else runs. The requests are otherwise well-formed (the client's own calls), so the key is the
+ * only thing wrong.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../client/index.ts';
 import { contractOperations, documents } from './support/contract.ts';
-import { apiError, partnerClient, target } from './support/fixtures.ts';
+import { api, apiError, customerRequest, partnerClient, target } from './support/fixtures.ts';
 import { operationCalls, prepareWorld, type World } from './support/operation-calls.ts';
 
 let world: World;
@@ -21,6 +22,7 @@ const keyedOperations = contractOperations.filter((operation) => documents(opera
 const withAuthorization = (authorization: string | null) => partnerClient({ authorization, retry: { maxAttempts: 1 } });
 
 const otherEnvironmentPrefix = target.apiKey.startsWith('dk_test_') ? 'dk_live_' : 'dk_test_';
+const ownPrefix = target.apiKey.slice(0, 8);
 
 describe('a request without Authorization', () => {
   it('is checked on every operation that documents 401', () => {
@@ -38,11 +40,17 @@ describe('a request with a key that is not valid here', () => {
   const cases: [string, string][] = [
     ['Bearer-prefixed', `Bearer ${target.apiKey}`],
     ['lower-case bearer', `bearer ${target.apiKey}`],
-    ['too short', `${target.apiKey.slice(0, 8)}abc`],
+    ['too short', `${ownPrefix}abc`],
+    // The format's bounds: 24 to 64 letters and digits after the prefix.
+    ['one character too short (23)', `${ownPrefix}${'a'.repeat(23)}`],
+    ['one character too long (65)', `${ownPrefix}${'a'.repeat(65)}`],
     ['with a character outside letters and digits', `${target.apiKey.slice(0, -1)}-`],
     ['of another scheme', 'sk_test_4eC39HqLyjWDarjtT1zdp7dc'],
+    ['of no environment (dk_prod_)', `dk_prod_${'a'.repeat(24)}`],
+    ['with no prefix', 'a'.repeat(32)],
+    ['with text around the key', `key=${target.apiKey}`],
     ['of the other environment', `${otherEnvironmentPrefix}${target.apiKey.slice(8)}`],
-    ['empty of a key after the prefix', target.apiKey.slice(0, 8)],
+    ['empty of a key after the prefix', ownPrefix],
   ];
 
   it.each(cases.map(([label, authorization]) => ({ label, authorization })))('$label: 401 E_AUTH_INVALID', async ({ authorization }) => {
@@ -52,9 +60,11 @@ describe('a request with a key that is not valid here', () => {
     expect(error.requestId).toMatch(/^[!-~]{1,200}$/);
   });
 
-  it('the other environment refuses a create too', async () => {
+  it('the other environment refuses a create too, before anything is created', async () => {
     const client = withAuthorization(`${otherEnvironmentPrefix}${target.apiKey.slice(8)}`);
-    const error = await apiError(operationCalls.createCustomer(client, world));
+    const body = customerRequest();
+    const error = await apiError(client.createCustomer(body));
     expect([error.status, error.code]).toEqual([401, 'E_AUTH_INVALID']);
+    expect((await api.listCustomers({ email: body.email })).payload.data).toEqual([]);
   });
 });

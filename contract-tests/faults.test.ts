@@ -2,7 +2,7 @@
  * The answers a healthy target never gives on demand — 429, 500, 503 — provoked on every operation that
  * documents them, through the fault injection of the mock the suite started (`/_mock/faults`). Against any
  * other target this file is skipped, and the coverage table marks those pairs untestable there. Also checks
- * what the contract says follows from them: Retry-After, the client's retry, and a 5xx leaving the
+ * what the contract says follows from them: Retry-After, the client's retry, and a 429 or a 5xx leaving the
  * Idempotency-Key free for the retry.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const faultPairs = contractOperations.flatMap((operation) =>
 
 if (!target.mockAdmin) {
   recordSkip(
-    '429/500/503 on every operation, the client retry and 5xx idempotency',
+    '429/500/503 on every operation, the client retry, and 429 and 5xx leaving the Idempotency-Key free',
     'fault injection (/_mock/faults) exists only on the mock the suite starts itself',
   );
 }
@@ -47,6 +47,17 @@ describe.runIf(target.mockAdmin)('injected faults', () => {
     expect(meta.attempts).toBe(2);
     expect(payload.data).toHaveLength(5);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('a 429 on a create is not stored: the same key and body then create', async () => {
+    const key = newIdempotencyKey();
+    const body = customerRequest();
+    await armFault({ operationId: 'createCustomer', status: 429, count: 1 });
+    const error = await apiError(apiNoRetry.createCustomer(body, { idempotencyKey: key }));
+    expect(error.status).toBe(429);
+    const retried = await apiNoRetry.createCustomer(body, { idempotencyKey: key });
+    expect(retried.meta.status).toBe(200);
+    expect(retried.meta.idempotentReplayed).toBe(false);
   });
 
   it('a 5xx on a create is not stored: the same key and body then create', async () => {

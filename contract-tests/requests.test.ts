@@ -1,6 +1,6 @@
 /**
  * What every request is held to, whatever the operation (see *Requests and responses*): bodies must be JSON
- * (`415`), valid JSON (`E_MALFORMED_JSON`) and at most 1 MiB (`413`); unknown paths are `404`, known paths with
+ * (`415`), valid JSON (`E_MALFORMED_JSON`) and at most 1 MiB (`413`, also when sent chunked); unknown paths are `404`, known paths with
  * another method `405` with `Allow`; `x-request-id` is echoed, or generated when absent. These requests are
  * malformed on purpose, so they are sent raw — through the same contract check as the client's.
  */
@@ -84,9 +84,31 @@ describe('request bodies', () => {
           body,
         });
         expect([response.status, response.errorCode], body).toEqual([400, 'E_MALFORMED_JSON']);
+        // `details` is for E_VALIDATION_FAILED only.
+        expect((response.json as { error: { details?: unknown } }).error.details, body).toBeUndefined();
       }
     },
   );
+
+  it('counts a chunked body while reading it: over 1 MiB is 413 E_PAYLOAD_TOO_LARGE', async () => {
+    // No Content-Length to refuse up front: 17 chunks of 64 KiB, the last of which passes the limit.
+    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 17) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await rawRequest({
+      method: 'POST',
+      path: '/v1/partner/customers',
+      headers: { 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
+      body,
+    });
+    expect([response.status, response.errorCode]).toEqual([413, 'E_PAYLOAD_TOO_LARGE']);
+  });
 
   it('accepts application/json with a charset parameter', async () => {
     const response = await rawRequest({
@@ -108,15 +130,23 @@ describe('routing', () => {
   });
 
   it('answers 405 E_METHOD_NOT_ALLOWED with Allow for a path it has with another method', async () => {
-    const response = await rawRequest({ method: 'DELETE', path: '/v1/partner/customers' });
-    expect([response.status, response.errorCode]).toEqual([405, 'E_METHOD_NOT_ALLOWED']);
-    expect(
+    const allowed = (response: { headers: Headers }) =>
       response.headers
         .get('allow')
         ?.split(',')
         .map((method) => method.trim())
-        .sort(),
-    ).toEqual(['GET', 'POST']);
+        .sort();
+    const response = await rawRequest({ method: 'DELETE', path: '/v1/partner/customers' });
+    expect([response.status, response.errorCode]).toEqual([405, 'E_METHOD_NOT_ALLOWED']);
+    expect(allowed(response)).toEqual(['GET', 'POST']);
+    const company = await rawRequest({
+      method: 'PUT',
+      path: `/v1/partner/companies/${companyId}`,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect([company.status, company.errorCode]).toEqual([405, 'E_METHOD_NOT_ALLOWED']);
+    expect(allowed(company)).toEqual(['GET']);
   });
 });
 

@@ -44,5 +44,44 @@ export const contractFacts: ContractFacts = {
   "headerFormats": {
     "requestId": "^[!-~]{1,200}$",
     "idempotencyKey": "^[!-~]{1,255}$"
+  },
+  "idempotencyKeyLength": {
+    "min": 1,
+    "max": 255
+  },
+  "pageSize": {
+    "default": 20,
+    "min": 1,
+    "max": 100
+  },
+  "errorMessageMaxLength": 1000,
+  "limits": {
+    "requestBodyMaxBytes": 1048576,
+    "requestHeadersMaxBytes": 16384,
+    "idempotencyKeyRetentionSeconds": 86400,
+    "downloadUrlValiditySeconds": 900,
+    "rateLimits": {
+      "sandbox": {
+        "requestsPerSecond": 25,
+        "burst": 50
+      },
+      "production": {
+        "requestsPerSecond": 100,
+        "burst": 200
+      }
+    },
+    "webhooks": {
+      "attemptTimeoutSeconds": 15,
+      "retryScheduleSeconds": [
+        5,
+        300,
+        1800,
+        7200,
+        18000,
+        36000,
+        36000
+      ],
+      "timestampToleranceSeconds": 300
+    }
   }
 };

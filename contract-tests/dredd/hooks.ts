@@ -18,6 +18,7 @@
 import { writeFileSync } from 'node:fs';
 import hooks, { type Transaction } from 'hooks';
 import type { OperationId, Payload, RequestBody } from '../../client/index.ts';
+import { contractFacts } from '../../generated/contract-facts.ts';
 import type { operations } from '../../generated/openapi.js';
 import { contractOperations, type SuiteOperation } from '../support/contract.ts';
 import { armMockFault } from '../support/mock-admin.ts';
@@ -26,8 +27,8 @@ import { readHooksEnvironment } from './hooks-environment.ts';
 const settings = readHooksEnvironment(process.env);
 if (settings?.loadedMarker) writeFileSync(settings.loadedMarker, '');
 
-// Over the contract's 1 MiB request body limit.
-const oversizedPadding = 'x'.repeat(1024 * 1024 + 1);
+// Over the contract's request body limit (x-service-limits requestBodyMaxBytes).
+const oversizedPadding = 'x'.repeat(contractFacts.limits.requestBodyMaxBytes + 1);
 
 /** What earlier transactions created, for later ones to use. */
 const state: {

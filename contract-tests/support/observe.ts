@@ -110,7 +110,8 @@ export interface RawCall {
   /** A path under the base URL (`/v1/partner/customers`), or an absolute URL. */
   path: string;
   headers?: Record<string, string>;
-  body?: string | Uint8Array;
+  /** A stream is sent chunked, as it is read: how a body's size is checked while it arrives. */
+  body?: string | Uint8Array | ReadableStream<Uint8Array>;
   /** The `Authorization` value: the target's key unless given; `null` sends none. */
   authorization?: string | null;
   /** `null` sends no `x-request-id` (the target must generate one). */
@@ -141,8 +142,10 @@ export async function rawRequest(call: RawCall): Promise<RawResult> {
     method: call.method,
     headers,
     ...(call.body === undefined ? {} : { body: call.body }),
+    // Required by fetch for a stream body: the request is sent while the body is still being read.
+    ...(call.body instanceof ReadableStream ? { duplex: 'half' } : {}),
     signal: AbortSignal.timeout(30_000),
-  });
+  } as RequestInit);
   await pace();
   const response = await fetch(request);
   const json = await observe(request, requestId, response);

@@ -40,7 +40,7 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
   const run = composePipeline([
     assignRequestId,
     allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
-    limitRate({ perSecond: config.rateLimitPerSecond, buckets: createProcessRateBuckets(), keys }),
+    limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
     routeRequest(createRouter(operations)),
     gateSandboxOperations(config.environment),
     authenticate(keys),

@@ -66,7 +66,11 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
   const key = async (name: string) => Buffer.from(await secret(store, name, () => randomBytes(32).toString('base64')), 'base64');
   const cursors = createCursorCodec(await key('cursor-key'));
-  const signer = createDownloadUrlSigner({ secret: await key('download-url-key'), ttlSeconds: Math.max(1, Math.round(config.downloadUrlTtlMs / 1000)) });
+  const signer = createDownloadUrlSigner({
+    secret: await key('download-url-key'),
+    contentPath: operationNamed(operations, 'downloadCompanyDocument').pathTemplate,
+    ttlSeconds: Math.max(1, Math.round(config.downloadUrlTtlMs / 1000)),
+  });
   const webhookSecret = config.webhookSecret ?? (await secret(store, 'webhook-secret', newWebhookSecret));
   const poll = isShared(config.store) ? pollMs : undefined;
   const outbox = webhookOutbox(store, {
@@ -111,4 +115,10 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
   return { store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, stopWork };
+}
+
+function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {
+  const operation = operations.find((candidate) => candidate.operationId === operationId);
+  if (!operation) throw new ConfigError(`the contract has no ${operationId} operation, which the mock needs`);
+  return operation;
 }

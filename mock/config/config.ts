@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultContractPath } from '../../contract-model/document.ts';
+import { contractFacts } from '../../generated/contract-facts.ts';
 import { wellFormedKey, type Environment } from '../auth/api-keys.ts';
 import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from '../store/open-store.ts';
 import { StoreError } from '../store/store-error.ts';
@@ -47,7 +48,7 @@ export interface MockConfig {
   requestTimeoutMs: number;
   /** How long an idle connection is kept open for the next request (Node's `keepAliveTimeout`). */
   keepAliveTimeoutMs: number;
-  /** How long a document download URL stays valid (the contract publishes 15 minutes). */
+  /** How long a document download URL stays valid (by default what the contract publishes). */
   downloadUrlTtlMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logFormat: 'pretty' | 'json';
@@ -55,6 +56,22 @@ export interface MockConfig {
   /** Which pages may call the API routes from a browser: any (`*`), these origins, or none (an empty list). */
   cors: { origins: '*' | string[] };
 }
+
+/** What the contract publishes (its `x-service-limits`): the defaults of the settings that mirror it. */
+const published = contractFacts.limits;
+
+/** Whole seconds as a duration setting takes them, in the largest unit that divides them: `86400` → `24h`. */
+function asDuration(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600}h`;
+  return seconds % 60 === 0 ? `${seconds / 60}m` : `${seconds}s`;
+}
+
+/**
+ * The mock's retry delays unless told otherwise: one per retry the contract schedules, doubling from half a second to
+ * at most 16 s, so that a failing endpoint is disabled within a minute rather than the published 28 hours.
+ */
+const scaledDownRetryDelays = published.webhooks.retryScheduleSeconds.map((_, index) => `${Math.min(16, 0.5 * 2 ** index)}s`).join(',');
+const publishedRetryDelays = published.webhooks.retryScheduleSeconds.map(asDuration).join(',');
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -78,21 +95,21 @@ const options: Option[] = [
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },
-  { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', type: 'string', placeholder: 'LIST', help: 'delays before each retry, e.g. 1s,5s,30s (default 0.5s,1s,2s,4s,8s,16s,16s: the published schedule, scaled down)' },
-  { flag: 'webhook-timeout', env: 'WEBHOOK_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a delivery attempt may take (default 15s)' },
+  { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', type: 'string', placeholder: 'LIST', help: `delays before each retry, e.g. 1s,5s,30s, or published for the contract's ${publishedRetryDelays} (default ${scaledDownRetryDelays}: as many retries, sooner)` },
+  { flag: 'webhook-timeout', env: 'WEBHOOK_TIMEOUT', type: 'string', placeholder: 'DURATION', help: `how long a delivery attempt may take (default ${asDuration(published.webhooks.attemptTimeoutSeconds)}, as published)` },
   { flag: 'formation-timeline', env: 'FORMATION_TIMELINE', type: 'string', placeholder: 'MODE', help: 'auto (default: formations advance by themselves) or manual (only simulateCompanyFormation moves them)' },
   { flag: 'formation-step-delay', env: 'FORMATION_STEP_DELAY', type: 'string', placeholder: 'DURATION', help: 'delay before each automatic formation step (default 2s)' },
   { flag: 'api-keys', env: 'API_KEYS', type: 'string', placeholder: 'LIST', help: 'comma-separated keys to accept (default: any well-formed key of the environment, each its own partner)' },
   { flag: 'validate-responses', env: 'VALIDATE_RESPONSES', type: 'string', placeholder: 'on|off', help: 'check every response against the contract (default on; also switchable at run time)' },
-  { flag: 'rate-limit', env: 'RATE_LIMIT', type: 'string', placeholder: 'N', help: 'requests per second per key, bursts of twice that, at most 500000 (default 25 in sandbox, 100 in production)' },
-  { flag: 'idempotency-ttl', env: 'IDEMPOTENCY_TTL', type: 'string', placeholder: 'DURATION', help: 'how long idempotency keys are kept (default 24h, as published)' },
+  { flag: 'rate-limit', env: 'RATE_LIMIT', type: 'string', placeholder: 'N', help: `requests per second per key, with bursts as published (${published.rateLimits.sandbox.burst / published.rateLimits.sandbox.requestsPerSecond}× that), at most 500000 (default ${published.rateLimits.sandbox.requestsPerSecond} in sandbox, ${published.rateLimits.production.requestsPerSecond} in production)` },
+  { flag: 'idempotency-ttl', env: 'IDEMPOTENCY_TTL', type: 'string', placeholder: 'DURATION', help: `how long idempotency keys are kept (default ${asDuration(published.idempotencyKeyRetentionSeconds)}, as published)` },
   { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', type: 'string', placeholder: 'N', help: "idempotency records kept per partner, that partner's oldest dropped first (default 100000)" },
   { flag: 'journal-size', env: 'JOURNAL_SIZE', type: 'string', placeholder: 'SIZE', help: 'what the request journal may hold, e.g. 512KiB, 16MiB (default 16MiB); the oldest entries go first' },
   { flag: 'unhandled-operations', env: 'UNHANDLED_OPERATIONS', type: 'string', placeholder: 'MODE', help: 'refuse (default: the mock does not start when the contract has an operation it has no handler for) or examples (answer those from the contract\'s examples, with Prism)' },
   { flag: 'headers-timeout', env: 'HEADERS_TIMEOUT', type: 'string', placeholder: 'DURATION', help: "how long a client may take to send a request's line and headers before it is answered 408 and disconnected (default 10s)" },
   { flag: 'request-timeout', env: 'REQUEST_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a client may take to send a whole request, body included, before it is answered 408 and disconnected (default 30s; at least --headers-timeout)' },
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long an idle connection is kept open for the next request (default 65s: longer than the 60s of most proxies in front)' },
-  { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: 'how long document download URLs stay valid (default 15m, as published)' },
+  { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: `how long document download URLs stay valid (default ${asDuration(published.downloadUrlValiditySeconds)}, as published)` },
   { flag: 'cors', env: 'CORS', type: 'string', placeholder: 'ORIGINS', help: "which web pages may call the API routes: * (default: any, for local prototyping), a comma-separated list of origins such as http://localhost:3000, or off. Admin routes never allow other sites" },
   { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
   { flag: 'log-format', env: 'LOG_FORMAT', type: 'string', placeholder: 'FORMAT', help: 'pretty (default on a terminal) or json (default otherwise)' },
@@ -184,28 +201,33 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
       webhookUrl,
       webhookSecret: secret,
-      webhookRetryDelaysMs: (value('webhook-retry-delays') ?? '0.5s,1s,2s,4s,8s,16s,16s').split(',').map((item) => duration(item.trim(), 'webhook-retry-delays')),
-      webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? '15s', 'webhook-timeout'), 'webhook-timeout'),
+      webhookRetryDelaysMs: retryDelays(value('webhook-retry-delays') ?? scaledDownRetryDelays),
+      webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? asDuration(published.webhooks.attemptTimeoutSeconds), 'webhook-timeout'), 'webhook-timeout'),
       formationTimeline: oneOf(value('formation-timeline') ?? 'auto', 'formation-timeline', ['auto', 'manual'] as const),
       formationStepDelayMs: duration(value('formation-step-delay') ?? '2s', 'formation-step-delay'),
       apiKeys: apiKeys?.length ? apiKeys : undefined,
       validateResponses: onOff(value('validate-responses') ?? 'on', 'validate-responses'),
       // At most 500000: bursts are twice the rate, and the contract bounds RateLimit-Remaining at 1000000.
-      rateLimitPerSecond: integer(value('rate-limit') ?? (environment === 'sandbox' ? '25' : '100'), 'rate-limit', 1, 500_000),
-      idempotencyTtlMs: duration(value('idempotency-ttl') ?? '24h', 'idempotency-ttl'),
+      rateLimitPerSecond: integer(value('rate-limit') ?? String(published.rateLimits[environment].requestsPerSecond), 'rate-limit', 1, 500_000),
+      idempotencyTtlMs: duration(value('idempotency-ttl') ?? asDuration(published.idempotencyKeyRetentionSeconds), 'idempotency-ttl'),
       idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
       journalMaxBytes: size(value('journal-size') ?? '16MiB', 'journal-size', 64 * 1024, 1024 ** 3),
-      maxBodyBytes: 1024 * 1024,
+      maxBodyBytes: published.requestBodyMaxBytes,
       headersTimeoutMs,
       requestTimeoutMs,
       keepAliveTimeoutMs: positive(duration(value('keep-alive-timeout') ?? '65s', 'keep-alive-timeout'), 'keep-alive-timeout'),
-      downloadUrlTtlMs: duration(value('download-url-ttl') ?? '15m', 'download-url-ttl'),
+      downloadUrlTtlMs: duration(value('download-url-ttl') ?? asDuration(published.downloadUrlValiditySeconds), 'download-url-ttl'),
       logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
       logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
       contractPath: value('contract') ?? defaultContractPath,
       cors: corsOrigins(value('cors') ?? '*'),
     },
   };
+}
+
+function retryDelays(raw: string): number[] {
+  if (raw === 'published') return published.webhooks.retryScheduleSeconds.map((seconds) => seconds * 1000);
+  return raw.split(',').map((item) => duration(item.trim(), 'webhook-retry-delays'));
 }
 
 function corsOrigins(raw: string): MockConfig['cors'] {

@@ -47,8 +47,11 @@ export function customerHandlers(services: { store: Store; cursors: CursorCodec;
       const { customerId } = context.path;
       return store.read(function (tx) {
         const customer = getCustomer(tx, partner.id, customerId);
+        // Read before the customer is known to exist (none for an unknown one): a backend over the network then
+        // fetches both in one round trip.
+        const companies = services.companiesOf(tx, partner.id, customerId, services.maxCompaniesShown);
         if (!customer) throw notFound(`customer ${customerId}`);
-        return { status: 200 as const, payload: view(tx, partner.id, customer, false) };
+        return { status: 200 as const, payload: { ...customer, created: false, companies } };
       });
     },
 

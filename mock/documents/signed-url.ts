@@ -1,11 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { contractFacts } from '../../generated/contract-facts.ts';
 
 export type DownloadUrlVerdict = 'valid' | 'expired' | 'invalid';
 
 export interface DownloadUrlSignerOptions {
   /** The HMAC key; a random secret per process is enough, since URLs live 15 minutes and die with the process. */
   readonly secret: Buffer;
-  /** How long a URL stays valid; the contract promises 15 minutes. */
+  /** The path template of `downloadCompanyDocument`, as the contract gives it (`…/{companyId}/documents/{documentId}/content`). */
+  readonly contentPath: string;
+  /** How long a URL stays valid; by default what the contract promises (x-service-limits downloadUrlValiditySeconds). */
   readonly ttlSeconds?: number;
   /** Milliseconds since the epoch; injectable so that expiry can be tested without waiting. */
   readonly now?: () => number;
@@ -25,7 +28,6 @@ export interface DownloadUrlSigner {
   }): DownloadUrlVerdict;
 }
 
-export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 900;
 const MIN_SECRET_BYTES = 16;
 const GENERATED_SECRET_BYTES = 32;
 // The contract bounds `expires` to 0..99999999999 and `signature` to 1..128 base64url characters.
@@ -44,12 +46,15 @@ export function createDownloadUrlSecret(): Buffer {
  * the expiry, so changing any of them (or the signature) makes the URL invalid.
  */
 export function createDownloadUrlSigner(options: DownloadUrlSignerOptions): DownloadUrlSigner {
-  const { secret, ttlSeconds = DEFAULT_DOWNLOAD_URL_TTL_SECONDS, now = () => Date.now() } = options;
+  const { secret, contentPath, ttlSeconds = contractFacts.limits.downloadUrlValiditySeconds, now = () => Date.now() } = options;
   if (!Buffer.isBuffer(secret) || secret.length < MIN_SECRET_BYTES) {
     throw new RangeError(`the download URL secret must be a Buffer of at least ${MIN_SECRET_BYTES} bytes`);
   }
   if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) {
     throw new RangeError('ttlSeconds must be a positive integer');
+  }
+  if (!contentPath.includes('{companyId}') || !contentPath.includes('{documentId}')) {
+    throw new RangeError(`the document content path must hold {companyId} and {documentId}; got ${contentPath}`);
   }
   const key = Buffer.from(secret);
 
@@ -60,10 +65,8 @@ export function createDownloadUrlSigner(options: DownloadUrlSignerOptions): Down
   return {
     sign({ baseUrl, companyId, documentId }) {
       const expires = String(Math.floor(now() / 1000) + ttlSeconds);
-      const url = new URL(
-        `${baseUrl.replace(/\/+$/, '')}/v1/partner/companies/${encodeURIComponent(companyId)}` +
-          `/documents/${encodeURIComponent(documentId)}/content`,
-      );
+      const path = contentPath.replace('{companyId}', encodeURIComponent(companyId)).replace('{documentId}', encodeURIComponent(documentId));
+      const url = new URL(`${baseUrl.replace(/\/+$/, '')}${path}`);
       url.searchParams.set('expires', expires);
       url.searchParams.set('signature', mac(companyId, documentId, expires));
       return { url: url.toString(), expiresAt: new Date(Number(expires) * 1000) };

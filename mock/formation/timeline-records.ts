@@ -10,7 +10,8 @@ import { updateCompany } from '../companies/company-records.ts';
 import { insertDocument, type StoredDocument } from '../documents/document-records.ts';
 import { key, numberPart, parts, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
-import { newClaimToken } from '../store/claim-token.ts';
+import { newClaimToken } from '../leases/claim-token.ts';
+import { nextDueAt, takeDue } from '../leases/due-work.ts';
 
 /** A due time that never comes: the step of a formation on the manual timeline waits for a simulation. */
 export const never = 8_640_000_000_000_000;
@@ -53,8 +54,6 @@ const byDue = table<number>('formation_steps_by_due', { ordered: true });
 /** partner, company id: what a partner's reset ends. */
 const byPartner = table<number>('formation_steps_by_partner', { ordered: true });
 const claims = table<Claim>('formation_step_claims', { ephemeral: true });
-/** Index entries read per round while looking past steps others hold. */
-const slice = 64;
 
 /** Inside the transaction that stores the company: its first step, due at `dueAt`. */
 export function insertStep(tx: Tx, partnerId: string, companyId: string, dueAt: number): void {
@@ -65,21 +64,10 @@ export function insertStep(tx: Tx, partnerId: string, companyId: string, dueAt: 
 
 /** Claims up to `limit` steps due by `now` that nobody holds (or whose holder's lease ran out), earliest first. A hold. */
 export function claimDue(tx: Tx, now: number, leaseMs: number, limit: number): StepClaim[] {
-  const taken: StepClaim[] = [];
-  let after: string[] | undefined;
-  while (taken.length < limit) {
-    // Listed only: what decides is the step and its claim, read below (and checked at commit).
-    const due = tx.scan(byDue, within([], { ...(after ? { after } : {}), before: [now + 1], limit: slice }), { snapshot: true });
-    for (const entry of due) {
-      if (taken.length === limit) break;
-      const companyId = parts(entry.key)[1] as string;
-      const claim = claimStep(tx, companyId, now, leaseMs);
-      if (typeof claim === 'object') taken.push(claim);
-    }
-    if (due.length < slice) break;
-    after = parts((due.at(-1) as { key: string }).key);
-  }
-  return taken;
+  return takeDue(tx, byDue, now, limit, (entryKey) => {
+    const claim = claimStep(tx, parts(entryKey)[1] as string, now, leaseMs);
+    return typeof claim === 'object' ? claim : undefined;
+  });
 }
 
 /** Claims a company's timeline whatever its due time (for a simulation). A hold. */
@@ -135,21 +123,7 @@ export function commitStep<E>(
  * step waits.
  */
 export function nextStepDueAt(tx: Tx): number | undefined {
-  let earliest: number | undefined;
-  let after: string[] | undefined;
-  for (;;) {
-    const due = tx.scan(byDue, within([], { ...(after ? { after } : {}), limit: slice }), { snapshot: true });
-    for (const entry of due) {
-      const dueAt = numberPart(entry.key, 0);
-      if (earliest !== undefined && dueAt >= earliest) return earliest;
-      const held = tx.get(claims, key(parts(entry.key)[1] as string), { snapshot: true });
-      const at = held ? Math.max(dueAt, held.until) : dueAt;
-      earliest = earliest === undefined ? at : Math.min(earliest, at);
-      if (!held) return earliest;
-    }
-    if (due.length < slice) return earliest;
-    after = parts((due.at(-1) as { key: string }).key);
-  }
+  return nextDueAt(tx, byDue, (entryKey) => tx.get(claims, key(parts(entryKey)[1] as string), { snapshot: true })?.until);
 }
 
 /** Ends up to `limit` of the partner's timelines (its reset); true when none is left. */

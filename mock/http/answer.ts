@@ -3,6 +3,7 @@
  * the served documents or a refusal before routing, is one of these, written by `writeAnswer` (write-answer.ts).
  * Error answers are the contract's envelope `{ payload: null, error: { code, message, requestId, details? } }`.
  */
+import { contractFacts } from '../../generated/contract-facts.ts';
 import type { FieldError } from '../../generated/openapi.js';
 import type { AnyErrorCode } from './api-error.ts';
 
@@ -37,10 +38,12 @@ export function payloadAnswer(status: number, payload: unknown, headers: Record<
 }
 
 /**
- * The contract's `message` is one line of at most 1000 characters. Messages quote what the caller sent (a parse
+ * The contract's `message` is one line of at most `Error.message` maxLength characters. Messages quote what the caller sent (a parse
  * error's excerpt, a path), which may hold newlines or be long: they are made to fit rather than break the answer.
  */
 export function printableMessage(message: string): string {
   const oneLine = message.replace(/[\x00-\x1F\x7F]+/g, ' ');
-  return oneLine.length <= 1000 ? oneLine : `${oneLine.slice(0, 999)}…`;
+  return oneLine.length <= maxMessageLength ? oneLine : `${oneLine.slice(0, maxMessageLength - 1)}…`;
 }
+
+const maxMessageLength = contractFacts.errorMessageMaxLength;

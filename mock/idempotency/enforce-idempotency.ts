@@ -21,6 +21,7 @@ import type { IdempotencyLock, idempotencyRecords, StoredResponse } from './idem
 
 /** The contract's Idempotency-Key pattern (generated/contract-facts.ts). */
 const validKey = new RegExp(contractFacts.headerFormats.idempotencyKey);
+const { min: shortestKey, max: longestKey } = contractFacts.idempotencyKeyLength;
 
 /** How long a key stays held without a sign of life from its request; renewed while the request runs. */
 export const idempotencyLockMs = 10_000;
@@ -119,7 +120,7 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
 function keyOf(exchange: Exchange): string | ApiError {
   const key = exchange.request.headers['idempotency-key'];
   if (key === undefined) return new ApiError(400, 'E_IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key is required on this operation.');
-  if (typeof key !== 'string' || !validKey.test(key)) return new ApiError(400, 'E_IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+  if (typeof key !== 'string' || !validKey.test(key)) return new ApiError(400, 'E_IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be ${shortestKey} to ${longestKey} visible ASCII characters.`);
   return key;
 }
 

@@ -109,7 +109,9 @@ export function idempotencyRecords(options: IdempotencyOptions) {
    */
   function complete(tx: Tx, lock: IdempotencyLock, response: StoredResponse, now: number): boolean {
     const at = key(lock.partnerId, lock.scope);
+    // Both read before either is looked at: a backend over the network fetches them in one round trip.
     const held = tx.get(locks, at);
+    const stored = tx.get(counts, lock.partnerId, { snapshot: true }) ?? 0;
     if (held?.owner !== lock.owner) return false;
     // No record when the lock was taken: none since, as only the lock's holder stores one.
     const previous = held.replaces ? tx.get(records, at) : undefined;
@@ -121,16 +123,16 @@ export function idempotencyRecords(options: IdempotencyOptions) {
     tx.put(records, at, { fingerprint: held.fingerprint, createdAt: now, order, status: response.status, headers: response.headers, body, ...(binary ? { binary: true as const } : {}) });
     tx.put(byAge, key(lock.partnerId, now, order), lock.scope);
     tx.delete(locks, at);
-    dropOldest(tx, lock.partnerId);
+    dropOldest(tx, lock.partnerId, previous ? stored : stored + 1);
     return true;
   }
 
   /**
-   * Past the cap, the partner's oldest records go, a batch at a time. Expired ones are not looked for otherwise: a
-   * record past its retention is never replayed (`begin` reads it as absent), and the cap bounds what is kept.
+   * Past the cap (`count`: the partner's records, this one included), the partner's oldest records go, a batch at
+   * a time. Expired ones are not looked for otherwise: a record past its retention is never replayed (`begin` reads
+   * it as absent), and the cap bounds what is kept.
    */
-  function dropOldest(tx: Tx, partnerId: string): void {
-    const count = tx.get(counts, partnerId, { snapshot: true }) ?? 0;
+  function dropOldest(tx: Tx, partnerId: string, count: number): void {
     if (count <= options.maxPerPartner) return;
     // Not a snapshot: two processes dropping the same records retry rather than count them twice.
     const oldest = tx.scan(byAge, within([partnerId], { limit: Math.min(count - options.maxPerPartner, dropBatch) }));

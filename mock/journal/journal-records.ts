@@ -42,74 +42,131 @@ export interface JournalPage {
   next?: number;
 }
 
-interface Entry {
+/**
+ * A run of consecutive requests, appended together, stored as one entry under the position of its first: the
+ * journal is written at every request, and one store write per batch costs a fraction of one per request. A
+ * request's position is its chunk's plus its index in it.
+ */
+interface Chunk {
+  /** Its records' JSON, in bytes. */
   bytes: number;
-  record: RequestRecord;
+  /** `null` where a partner's reset removed one: the others keep their positions. */
+  records: (RequestRecord | null)[];
 }
 
-/** id → entry, oldest first. No index beside: an entry is written at every request, and read a page at a time. */
-const entries = table<Entry>('journal', { ordered: true });
+/** First position → chunk, oldest first. No index beside: the journal is read a page at a time. */
+const chunks = table<Chunk>('journal_chunks', { ordered: true });
 const totals = table<number>('journal_totals');
-const bytesKey = 'bytes';
-/** Entries dropped per round while the journal is over its budget. */
-const dropSlice = 256;
+const bytesKey = 'chunk_bytes';
+/** Chunks dropped per round while the journal is over its budget. */
+const dropSlice = 64;
+/**
+ * Past its budget, the journal drops its oldest chunks until it is this share of the budget below it, so that it
+ * drops a few chunks every few appends rather than one at each.
+ */
+const dropMargin = 1 / 64;
+/** A chunk holds at most this share of the budget, so that dropping one loses little (and always one request at least). */
+const chunkShare = 1 / 32;
 
 export function appendRequests(tx: Tx, records: readonly RequestRecord[], maxBytes: number): void {
   if (records.length === 0) return;
-  let id = tx.allocate('journal', records.length);
-  let added = 0;
+  const made = chunksOf(records, Math.floor(maxBytes * chunkShare));
+  const addedBytes = made.reduce((sum, chunk) => sum + chunk.bytes, 0);
+  const total = (tx.get(totals, bytesKey, { snapshot: true }) ?? 0) + addedBytes;
+  // The oldest go first, before the new ones are written: the scan then has no pending write to merge.
+  const dropped = total > maxBytes ? dropOldest(tx, total - Math.floor(maxBytes * (1 - dropMargin))) : 0;
+  let position = tx.allocate('journal', records.length);
+  for (const chunk of made) {
+    tx.put(chunks, key(position), chunk);
+    position += chunk.records.length;
+  }
+  // A batch larger than the whole budget (only with the smallest budgets): its own oldest chunks go too.
+  const over = total - dropped - maxBytes;
+  tx.add(totals, bytesKey, addedBytes - dropped - (over > 0 ? dropOldest(tx, over) : 0));
+}
+
+/** The records in order, cut into chunks of at most `maxChunkBytes` (one record at least). */
+function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): Chunk[] {
+  const made: Chunk[] = [];
+  let current: Chunk | undefined;
   for (const record of records) {
     const bytes = Buffer.byteLength(JSON.stringify(record));
-    tx.put(entries, key(id), { bytes, record });
-    added += bytes;
-    id += 1;
+    if (current === undefined || current.bytes + bytes > maxChunkBytes) made.push((current = { bytes: 0, records: [] }));
+    current.records.push(record);
+    current.bytes += bytes;
   }
-  let total = (tx.get(totals, bytesKey, { snapshot: true }) ?? 0) + added;
-  // Past the budget, the oldest go; about as many as were added, entries being much alike.
-  while (total > maxBytes) {
-    // Not a snapshot: two processes dropping the same entries retry rather than count them twice.
-    const oldest = tx.scan(entries, within([], { limit: Math.min(dropSlice, records.length + 8) }));
-    if (oldest.length === 0) break;
-    for (let i = 0; i < oldest.length && total > maxBytes; i += 1) {
-      const { key: entryKey, value } = oldest[i] as { key: string; value: Entry };
-      tx.delete(entries, entryKey);
-      total -= value.bytes;
-      added -= value.bytes;
-    }
-  }
-  tx.add(totals, bytesKey, added);
+  return made;
 }
+
+/** Drops the oldest chunks until at least `bytes` are freed, or none is left; the bytes freed. */
+function dropOldest(tx: Tx, bytes: number): number {
+  let freed = 0;
+  while (freed < bytes) {
+    // Not a snapshot: two processes dropping the same chunks retry rather than count them twice.
+    const oldest = tx.scan(chunks, within([], { limit: dropSlice }));
+    for (let i = 0; i < oldest.length && freed < bytes; i += 1) {
+      const { key: chunkKey, value } = oldest[i] as { key: string; value: Chunk };
+      tx.delete(chunks, chunkKey);
+      freed += value.bytes;
+    }
+    if (oldest.length < dropSlice) break;
+  }
+  return freed;
+}
+
+/** Chunks read per scan while a page is gathered, newest first. */
+const chunksPerRead = 8;
 
 export function journalPage(tx: Tx, { limit, before, operationId, status, partnerId }: JournalQuery): JournalPage {
   const examinable = Math.max(1, limit) * 10;
-  const examined = tx.scan(entries, within([], { ...(before === undefined ? {} : { before: [before] }), reverse: true, limit: examinable + 1 }), { snapshot: true });
   const found: JournalPage['entries'] = [];
-  let index = 0;
+  let examined = 0;
   let lastExamined: number | undefined;
-  for (; index < examined.length && index < examinable && found.length < limit; index += 1) {
-    const { key: entryKey, value } = examined[index] as { key: string; value: Entry };
-    lastExamined = numberPart(entryKey, 0);
-    const record = value.record;
-    if (operationId !== undefined && record.operationId !== operationId) continue;
-    if (status !== undefined && record.status !== status) continue;
-    if (partnerId !== undefined && record.partnerId !== partnerId) continue;
-    found.push({ ...record, id: lastExamined });
+  let more = false;
+  // Newest chunk first; the one holding `before` starts before it, so the scan goes to just after `before`.
+  let high = before;
+  scanning: for (;;) {
+    const read = tx.scan(chunks, within([], { ...(high === undefined ? {} : { before: [high] }), reverse: true, limit: chunksPerRead }), { snapshot: true });
+    for (const { key: chunkKey, value } of read as readonly { key: string; value: Chunk }[]) {
+      const first = numberPart(chunkKey, 0);
+      for (let index = value.records.length - 1; index >= 0; index -= 1) {
+        const position = first + index;
+        if (before !== undefined && position >= before) continue;
+        if (examined >= examinable || found.length >= limit) {
+          more = true;
+          break scanning;
+        }
+        const record = value.records[index];
+        if (!record) continue;
+        examined += 1;
+        lastExamined = position;
+        if (operationId !== undefined && record.operationId !== operationId) continue;
+        if (status !== undefined && record.status !== status) continue;
+        if (partnerId !== undefined && record.partnerId !== partnerId) continue;
+        found.push({ ...record, id: position });
+      }
+      high = first;
+    }
+    if (read.length < chunksPerRead) break;
   }
-  const more = index < examined.length;
   return { entries: found.reverse(), ...(more && lastExamined !== undefined ? { next: lastExamined } : {}) };
 }
 
 /**
- * Forgets the partner's entries among up to `limit` entries after position `after` (a partner's reset, which walks
+ * Forgets the partner's requests among up to `limit` chunks after position `after` (a partner's reset, which walks
  * the whole journal: it is bounded by its budget); the position to go on from, or undefined at the end.
  */
 export function forgetRequests(tx: Tx, partnerId: string, limit: number, after?: number): number | undefined {
-  const examined = tx.scan(entries, within([], { ...(after === undefined ? {} : { after: [after] }), limit }));
+  const examined = tx.scan(chunks, within([], { ...(after === undefined ? {} : { after: [after] }), limit }));
   let freed = 0;
-  for (const entry of examined) {
-    if (entry.value.record.partnerId !== partnerId) continue;
-    tx.delete(entries, entry.key);
-    freed += entry.value.bytes;
+  for (const { key: chunkKey, value } of examined) {
+    if (!value.records.some((record) => record?.partnerId === partnerId)) continue;
+    // The partner's requests become holes, so that the others keep their positions (a cursor holds one).
+    const records = value.records.map((record) => (record?.partnerId === partnerId ? null : record));
+    const bytes = records.reduce((sum, record) => sum + (record ? Buffer.byteLength(JSON.stringify(record)) : 0), 0);
+    freed += value.bytes - bytes;
+    if (bytes === 0) tx.delete(chunks, chunkKey);
+    else tx.put(chunks, chunkKey, { bytes, records });
   }
   tx.add(totals, bytesKey, -freed);
   return examined.length < limit ? undefined : numberPart((examined.at(-1) as { key: string }).key, 0);

@@ -52,6 +52,8 @@ export async function startMockProcess(options: {
   signal?: AbortSignal;
   /** A command to run Node under, with its arguments (the instruction-count benchmark uses valgrind). */
   runUnder?: readonly string[];
+  /** Options for Node itself, before the mock's script (`--single-threaded`). */
+  nodeOptions?: readonly string[];
   /** The checkout whose build runs: this project unless given (a benchmark compares another version with it). */
   root?: string;
   /** How long to wait for the start line; 30 s unless given. */
@@ -63,7 +65,7 @@ export async function startMockProcess(options: {
   const log = createWriteStream(logFile, { flags: 'a' });
   // The default store, SQLite, in the run's own folder: never the developer's .mock-data/.
   const store = options.args.includes('--store') ? [] : ['--store', `sqlite:${join(options.logDir, 'state.db')}`];
-  const nodeCommand = [process.execPath, '--enable-source-maps', '.build/main.mjs', '--port', '0', '--log-format', 'json', ...store, ...options.args];
+  const nodeCommand = [process.execPath, ...(options.nodeOptions ?? []), '--enable-source-maps', '.build/main.mjs', '--port', '0', '--log-format', 'json', ...store, ...options.args];
   const [command, ...args] = [...(options.runUnder ?? []), ...nodeCommand] as [string, ...string[]];
   const startTimeoutMs = options.startTimeoutMs ?? defaultStartTimeoutMs;
   const child = spawn(command, args, {

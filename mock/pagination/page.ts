@@ -4,13 +4,14 @@
  * how a page is read from an index of positions in the store. A position is a number that only grows within its
  * scope (a partner's records, say); a cursor carries the last position of a page, sealed (cursor.ts).
  */
+import { contractFacts } from '../../generated/contract-facts.ts';
 import type { KeyPart } from '../store/keys.ts';
 import { numberPart, within } from '../store/keys.ts';
 import type { Table, Tx } from '../store/store.ts';
 import type { CursorCodec } from './cursor.ts';
 
 /** The page size when a list request names none (the contract's `limit` default). */
-export const defaultPageSize = 20;
+const defaultPageSize = contractFacts.pageSize.default;
 
 export interface PageRequest {
   limit: number;

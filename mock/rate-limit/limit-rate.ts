@@ -1,26 +1,33 @@
 /**
- * Per-key rate limiting as the contract publishes it: a token bucket refilled at `perSecond` with bursts of
- * twice that. Every answer carries the RateLimit-* headers; an empty bucket answers 429 with Retry-After. The
+ * Per-key rate limiting as the contract publishes it: a token bucket refilled at `perSecond` with bursts as large,
+ * in proportion, as the contract's (`x-service-limits` rateLimits: 25 a second and bursts of 50). Every answer carries the RateLimit-* headers; an empty bucket answers 429 with Retry-After. The
  * buckets are kept in the answering process (see rate-buckets.ts).
  *
  * A request with a valid key counts against its partner; any other against the caller's address, so that a
  * client cycling through junk keys is limited like one sending none. RateLimit-Remaining never exceeds
  * RateLimit-Limit: the burst is stated in RateLimit-Policy (`25;w=1;burst=50`), not in a remainder above the limit.
  */
-import type { KeyChecker } from '../auth/api-keys.ts';
+import { contractFacts } from '../../generated/contract-facts.ts';
+import type { Environment, KeyChecker } from '../auth/api-keys.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { respond } from '../pipeline/reply.ts';
 import type { RateBuckets } from './rate-buckets.ts';
 
-export function limitRate(options: { perSecond: number; buckets: RateBuckets; keys: KeyChecker; now?: () => number }): Step {
+/** The burst for a rate: as many times the rate as the contract's burst is its rate, in this environment. */
+export function burstFor(perSecond: number, environment: Environment): number {
+  const published = contractFacts.limits.rateLimits[environment];
+  return Math.max(1, Math.round((perSecond * published.burst) / published.requestsPerSecond));
+}
+
+export function limitRate(options: { perSecond: number; environment: Environment; buckets: RateBuckets; keys: KeyChecker; now?: () => number }): Step {
   const now = options.now ?? Date.now;
-  const capacity = options.perSecond * 2;
+  const capacity = burstFor(options.perSecond, options.environment);
   const policy = `${options.perSecond};w=1;burst=${capacity}`;
   return (exchange, next) => {
     const verdict = options.keys.check(exchange.request.headers.authorization);
     const key = verdict.ok ? `k:${verdict.partner.id}` : `a:${exchange.request.socket.remoteAddress ?? '?'}`;
-    const { allowed, tokens } = options.buckets.take(key, now(), options.perSecond);
+    const { allowed, tokens } = options.buckets.take(key, now(), options.perSecond, capacity);
     exchange.commonHeaders['ratelimit-limit'] = String(options.perSecond);
     exchange.commonHeaders['ratelimit-remaining'] = String(Math.min(options.perSecond, Math.floor(tokens)));
     exchange.commonHeaders['ratelimit-reset'] = String(Math.ceil((capacity - tokens) / options.perSecond));

@@ -1,12 +1,12 @@
 /**
- * The rate limiter's token buckets, one per caller: refilled at `perSecond`, holding at most twice that (the
+ * The rate limiter's token buckets, one per caller: refilled at `perSecond`, holding at most `capacity` (the
  * published burst). They are kept in the process that answers, whatever the store, by design: a bucket changes at every
  * request, and a write per request to a file or a round trip to Redis would cost more than the request. So a
  * restart refills them, and replicas on one Redis each count on their own (two replicas allow twice the rate).
  */
 export interface RateBuckets {
   /** Takes a token from the caller's bucket if it has one; says what is left either way. */
-  take(key: string, now: number, perSecond: number): { allowed: boolean; tokens: number };
+  take(key: string, now: number, perSecond: number, capacity: number): { allowed: boolean; tokens: number };
 }
 
 interface Bucket {
@@ -17,8 +17,7 @@ interface Bucket {
 export function createProcessRateBuckets(maxBuckets = 50_000): RateBuckets {
   const buckets = new Map<string, Bucket>();
   return {
-    take(key, now, perSecond) {
-      const capacity = perSecond * 2;
+    take(key, now, perSecond, capacity) {
       let bucket = buckets.get(key);
       if (!bucket) {
         // Forgetting buckets only forgives callers; it keeps memory bounded whatever keys are sent.

@@ -70,8 +70,9 @@ export interface KeyRange {
  * continuing the prefix, compared as keys), in order or reversed.
  */
 export function within(prefix: readonly KeyPart[], options: { after?: readonly KeyPart[]; before?: readonly KeyPart[]; reverse?: boolean; limit: number }): KeyRange {
-  const base = prefix.length === 0 ? '' : key(...prefix) + separator;
-  const end = prefix.length === 0 ? '\u{10FFFF}' : key(...prefix) + '\u0001';
+  const stem = prefix.length === 0 ? '' : key(...prefix);
+  const base = prefix.length === 0 ? '' : stem + separator;
+  const end = prefix.length === 0 ? '\u{10FFFF}' : stem + '\u0001';
   // Just after a key: the key itself, then NUL (the smallest continuation), then \u0001 past all its continuations.
   const low = options.after ? key(...prefix, ...options.after) + '\u0001' : base;
   const high = options.before ? key(...prefix, ...options.before) : end;

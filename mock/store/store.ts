@@ -50,13 +50,6 @@ export interface Entry<V> {
   value: V;
 }
 
-/** A read a transaction asks of its backend (see transaction.ts). */
-export type ReadOp =
-  | { kind: 'get'; table: Table<unknown>; key: string }
-  | { kind: 'getMany'; table: Table<unknown>; keys: readonly string[] }
-  | { kind: 'scan'; table: Table<unknown>; range: KeyRange }
-  | { kind: 'allocate'; counter: string; count: number };
-
 export interface ReadOptions {
   /**
    * Not checked for changes at commit (Redis): for a value that only guides the transaction (a count to prune by)
@@ -75,8 +68,10 @@ export interface Tx {
   get<V>(table: Table<V>, key: string, options?: ReadOptions): V | undefined;
   /** Several values at once (one round trip on Redis), in the order asked. */
   getMany<V>(table: Table<V>, keys: readonly string[], options?: ReadOptions): (V | undefined)[];
-  /** Entries of an ordered table within a range, in key order (or reversed), at most `range.limit`. */
-  /** Entries of an ordered table within a range: read-only, they may be the backend's own (a cache). */
+  /**
+   * Entries of an ordered table within a range, in key order (or reversed), at most `range.limit`: read-only,
+   * they may be the backend's own (a cache).
+   */
   scan<V>(table: Table<V>, range: KeyRange, options?: ReadOptions): readonly Entry<V>[];
   /**
    * Numbers from a counter, never given twice (a counter may skip numbers: a transaction that fails or runs again

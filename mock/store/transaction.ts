@@ -4,14 +4,11 @@
  *
  * - `runNow` (memory, SQLite): the source answers at once, so the body runs from its first read to its last write
  *   as one plain function call, with nothing interleaving and so nothing to conflict with.
- * - `runOptimistic` (Redis): the source answers over the network. The body runs against what has been fetched so
- *   far; a read of anything else ends the run (`MissingRead`), the runner fetches it, and the body runs again from
- *   the start, until it completes. Then the commit checks that nothing read has changed meanwhile (the versions
- *   fetched), and writes; if something has, everything is fetched afresh and the body runs again.
+ * - `runOptimistic` (Redis, optimistic.ts): the source answers over the network, from what has been fetched so far;
+ *   the commit checks that nothing read has changed meanwhile.
  */
-import { StoreError } from './store-error.ts';
 import type { KeyRange } from './keys.ts';
-import type { Entry, ReadOp, ReadOptions, Table, Tx, TxBody } from './store.ts';
+import type { Entry, ReadOptions, Table, Tx, TxBody } from './store.ts';
 
 /** A value as a backend answers it: with the version it has on a backend that checks for changes (Redis). */
 export interface Versioned {
@@ -44,18 +41,12 @@ export type Write = { table: Table<unknown>; key: string } & ({ kind: 'put'; val
  */
 class Writes {
   readonly list: Write[] = [];
-  private index: Map<string, number> | undefined;
+  /** Table → key → position in `list`, once there are many. */
+  private index: Map<Table<unknown>, Map<string, number>> | undefined;
 
   find(table: Table<unknown>, key: string): Write | undefined {
-    if (this.index) {
-      const at = this.index.get(`${table.name}\u0002${key}`);
-      return at === undefined ? undefined : this.list[at];
-    }
-    for (let i = this.list.length - 1; i >= 0; i -= 1) {
-      const write = this.list[i] as Write;
-      if (write.key === key && write.table === table) return write;
-    }
-    return undefined;
+    const at = this.position(table, key);
+    return at === undefined ? undefined : this.list[at];
   }
 
   set(write: Write): void {
@@ -65,12 +56,21 @@ class Writes {
       return;
     }
     this.list.push(write);
-    if (this.index) this.index.set(`${write.table.name}\u0002${write.key}`, this.list.length - 1);
-    else if (this.list.length > 32) this.index = new Map(this.list.map((entry, i) => [`${entry.table.name}\u0002${entry.key}`, i]));
+    if (this.index) this.indexed(write.table).set(write.key, this.list.length - 1);
+    else if (this.list.length > 32) {
+      this.index = new Map();
+      this.list.forEach((entry, i) => this.indexed(entry.table).set(entry.key, i));
+    }
+  }
+
+  private indexed(table: Table<unknown>): Map<string, number> {
+    let keys = (this.index as Map<Table<unknown>, Map<string, number>>).get(table);
+    if (!keys) (this.index as Map<Table<unknown>, Map<string, number>>).set(table, (keys = new Map()));
+    return keys;
   }
 
   private position(table: Table<unknown>, key: string): number | undefined {
-    if (this.index) return this.index.get(`${table.name}\u0002${key}`);
+    if (this.index) return this.index.get(table)?.get(key);
     for (let i = this.list.length - 1; i >= 0; i -= 1) {
       const write = this.list[i] as Write;
       if (write.key === key && write.table === table) return i;
@@ -87,6 +87,12 @@ export interface TableReads {
 
 export type Mode = 'read' | 'write' | 'hold';
 
+/**
+ * What an optimistic source answers for a read it has not fetched yet while the body runs on guesses
+ * (optimistic.ts): absent, at version 0, which a commit can check.
+ */
+export const guessed: Versioned = Object.freeze({ value: undefined, version: 0 });
+
 /** Shared by every transaction that has not noted a read. */
 const none: ReadonlyMap<string, never> = new Map<string, never>();
 const noWrites: readonly Write[] = [];
@@ -94,6 +100,8 @@ const noWrites: readonly Write[] = [];
 export class Transaction implements Tx {
   private written: Writes | undefined;
   private read: Map<string, TableReads> | undefined;
+  /** Whether a guess was read as a snapshot: the commit does not check it, so it may not commit on guesses. */
+  guessedUnchecked = false;
 
   /** `versioned`: the source answers with versions, which the commit checks (a backend other processes write). */
   constructor(
@@ -178,6 +186,7 @@ export class Transaction implements Tx {
     if (!this.versioned) return found;
     const versioned = found as Versioned | undefined;
     if (!options?.snapshot) this.noteRead(table, key, versioned);
+    else if (found === guessed) this.guessedUnchecked = true;
     return versioned?.value;
   }
 
@@ -207,102 +216,4 @@ function overlay(write: Write | undefined, stored: unknown): unknown {
 export function runNow<T>(body: TxBody<T>, source: Source, mode: Mode): { value: T; tx: Transaction } {
   const tx = new Transaction(mode, source);
   return { value: body(tx), tx };
-}
-
-/** What a backend read over the network answers: the values of a read op, with their versions. */
-export interface RemoteSource {
-  get(table: Table<unknown>, keys: readonly string[]): Promise<(Versioned | undefined)[]>;
-  scan(table: Table<unknown>, range: KeyRange): Promise<VersionedEntry[]>;
-  allocate(counter: string, count: number): Promise<number>;
-}
-
-/** What an optimistic backend commits: false, and nothing written, when something read has changed meanwhile. */
-export type Commit = (reads: ReadonlyMap<string, TableReads>, writes: readonly Write[]) => Promise<boolean>;
-
-/** Thrown by a read of something not fetched yet: the runner fetches it and runs the body again. */
-class MissingRead {
-  constructor(readonly op: ReadOp) {}
-}
-
-/**
- * What a run of an optimistic transaction has fetched: values by table and key, ranges, and the numbers allocated
- * so far, in the order the body asked for them (a body runs the same way each time on the same reads, so its k-th
- * allocation is the same one in every run).
- */
-class Fetched implements Source {
-  private readonly values = new Map<string, Map<string, Versioned | undefined>>();
-  private readonly ranges = new Map<string, VersionedEntry[]>();
-  private readonly allocated: number[] = [];
-  private allocations = 0;
-
-  /** Starts a run of the body: allocations are handed out from the first again. */
-  rewind(): void {
-    this.allocations = 0;
-  }
-
-  get(table: Table<unknown>, key: string): unknown {
-    const values = this.values.get(table.name);
-    if (!values?.has(key)) throw new MissingRead({ kind: 'get', table, key });
-    return values.get(key);
-  }
-
-  getMany(table: Table<unknown>, keys: readonly string[]): unknown[] {
-    const values = this.values.get(table.name);
-    const missing = keys.filter((key) => !values?.has(key));
-    if (missing.length > 0) throw new MissingRead({ kind: 'getMany', table, keys: missing });
-    return keys.map((key) => values?.get(key));
-  }
-
-  scan(table: Table<unknown>, range: KeyRange): VersionedEntry[] {
-    const found = this.ranges.get(rangeId(table, range));
-    if (!found) throw new MissingRead({ kind: 'scan', table, range });
-    return found;
-  }
-
-  allocate(counter: string, count: number): number {
-    const index = this.allocations;
-    if (index >= this.allocated.length) throw new MissingRead({ kind: 'allocate', counter, count });
-    this.allocations += 1;
-    return this.allocated[index] as number;
-  }
-
-  async fetch(op: ReadOp, remote: RemoteSource): Promise<void> {
-    if (op.kind === 'allocate') return void this.allocated.push(await remote.allocate(op.counter, op.count));
-    if (op.kind === 'scan') return void this.ranges.set(rangeId(op.table, op.range), await remote.scan(op.table, op.range));
-    const keys = op.kind === 'get' ? [op.key] : op.keys;
-    const found = await remote.get(op.table, keys);
-    let values = this.values.get(op.table.name);
-    if (!values) this.values.set(op.table.name, (values = new Map()));
-    keys.forEach((key, index) => values.set(key, found[index]));
-  }
-}
-
-function rangeId(table: Table<unknown>, range: KeyRange): string {
-  return `${table.name}\u0002${range.low}\u0002${range.high}\u0002${range.reverse ? 1 : 0}\u0002${range.limit}`;
-}
-
-const maxAttempts = 50;
-
-/** Runs a body against a source that answers later, again while its commit finds that something read changed. */
-export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, commit: Commit, mode: Mode, description: string): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    const fetched = new Fetched();
-    for (;;) {
-      fetched.rewind();
-      const tx = new Transaction(mode, fetched, true);
-      let value: T;
-      try {
-        value = body(tx);
-      } catch (error) {
-        if (!(error instanceof MissingRead)) throw error;
-        await fetched.fetch(error.op, remote);
-        continue;
-      }
-      if (mode === 'read' || tx.isReadOnly || (await commit(tx.reads, tx.writes))) return value;
-      break;
-    }
-    if (attempt === maxAttempts) throw new StoreError(`the store ${description} is too busy: a transaction met concurrent changes ${maxAttempts} times; retry later`);
-    // A little random: two processes that conflicted do not meet again at once.
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 10)));
-  }
 }

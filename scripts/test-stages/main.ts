@@ -4,15 +4,19 @@
  */
 import { parseArgs } from 'node:util';
 import { formatSummary, runStages, type Stage } from './run-stages.ts';
-
-export const stageScripts = [
-  'lint', 'check:generated', 'check:breaking', 'check:architecture', 'typecheck', 'test:unit', 'test:contract', 'test:dredd', 'test:workflows', 'test:fuzz',
-];
+import { stageScripts } from './stages.ts';
 
 const help = `Usage: npm test [-- --bail] [--only STAGE,…]
 
 Runs every check, one stage after the other (${stageScripts.join(', ')}), and ends with a summary of each
 stage: passed or failed, and how long it took. Exits 1 when any failed.
+
+The tests of tests/ run in groups, one stage each (vitest.config.ts says which files are in which):
+  test:unit              the fast ones: every file that no group below names
+  test:packages          the client's and the mock's packages, packed and installed in an empty project
+  test:browser           the browser tests, in real Chromium
+  test:state             state that outlives a process: Redis, replicas, SQLite, processes killed and restarted
+  test:contract-changes  the breaking-change gate and the release flow, over git histories of the contract
 
   --bail          stop at the first stage that fails
   --only LIST     run only these stages (comma-separated names from the list above)

@@ -7,6 +7,8 @@ import { contractFacts } from '../../generated/contract-facts.ts';
 const contract = loadContractSync();
 const schemas = (contract.components as { schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> }).schemas;
 
+const prose = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ');
+
 describe('the contract facts', () => {
   const facts = readContractFacts(contract);
 
@@ -15,7 +17,6 @@ describe('the contract facts', () => {
   });
 
   it('agree with the prose that states them to readers', () => {
-    const prose = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ');
     for (const suffix of [...facts.entitySuffixes.LLC, ...facts.entitySuffixes.CCorp]) expect(prose(schemas.CompanyName?.description)).toContain(`\`${suffix}\``);
     const officers = prose(schemas.CCorpFormationRequest?.properties?.executiveMembers?.description);
     for (const role of facts.officerRoles.required) expect(officers).toContain(`\`${role}\``);
@@ -23,9 +24,39 @@ describe('the contract facts', () => {
     expect(new RegExp(facts.apiKey.format).test(`${facts.apiKey.prefixes.production}${'a'.repeat(23)}`)).toBe(false);
   });
 
+  it('state in x-service-limits what the description says in words', () => {
+    const description = prose((contract.info as { description?: string } | undefined)?.description);
+    const { limits } = facts;
+    const words = (seconds: number) => {
+      const [amount, unit] = seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+      return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+    };
+    expect(description).toContain(`a body over **${limits.requestBodyMaxBytes / 1024 ** 2} MiB**`);
+    expect(description).toContain(`| Request line and headers | ${limits.requestHeadersMaxBytes / 1024} KiB together |`);
+    expect(description).toContain(`kept for **${words(limits.idempotencyKeyRetentionSeconds)}**`);
+    expect(description).toContain(`| Document download URL | valid ${words(limits.downloadUrlValiditySeconds)} |`);
+    const { sandbox, production } = limits.rateLimits;
+    expect(description).toContain(`**${production.requestsPerSecond} requests per second** in production and **${sandbox.requestsPerSecond} per second** in the sandbox, with short bursts of twice that`);
+    expect([sandbox.burst, production.burst]).toEqual([sandbox.requestsPerSecond * 2, production.requestsPerSecond * 2]);
+    expect(description).toContain(`\`${sandbox.requestsPerSecond};w=1;burst=${sandbox.burst}\``);
+    const webhooks = prose((contract.tags as { name: string; description?: string }[] | undefined)?.find((tag) => tag.name === 'Webhooks')?.description);
+    expect(webhooks).toContain(`answer any \`2xx\` within **${words(limits.webhooks.attemptTimeoutSeconds)}**`);
+    expect(webhooks).toContain(`reject a timestamp more than **${words(limits.webhooks.timestampToleranceSeconds)}**`);
+    const schedule = limits.webhooks.retryScheduleSeconds.map(words);
+    expect(webhooks).toContain(`**Retry schedule** after a failure: ${schedule.slice(0, -1).join(', ')} and ${schedule.at(-1)} (`);
+    // The first attempt and one per retry, in words.
+    const attempts = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'][schedule.length];
+    expect(webhooks).toContain(`(${attempts} attempts over about ${Math.round(limits.webhooks.retryScheduleSeconds.reduce((sum, delay) => sum + delay, 0) / 3600)} hours)`);
+    expect(description).toContain(`Ask for up to \`limit\` items (${facts.pageSize.min} to ${facts.pageSize.max}, default ${facts.pageSize.default})`);
+    expect(description).toContain(`| \`Idempotency-Key\` | ${facts.idempotencyKeyLength.min} to ${facts.idempotencyKeyLength.max} visible ASCII characters, kept ${words(limits.idempotencyKeyRetentionSeconds)} |`);
+  });
+
   it('refuse a contract that lacks one, naming it', () => {
     const broken = structuredClone(contract);
     delete (broken.components as { schemas: Record<string, Record<string, unknown>> }).schemas.CompanyName!['x-entity-suffixes'];
     expect(() => readContractFacts(broken)).toThrow('the contract gives no CompanyName x-entity-suffixes.LLC');
+    const slower = structuredClone(contract) as Record<string, unknown>;
+    delete (slower['x-service-limits'] as { rateLimits: Record<string, unknown> }).rateLimits.production;
+    expect(() => readContractFacts(slower as typeof contract)).toThrow('the contract gives no x-service-limits rateLimits.production.requestsPerSecond');
   });
 });

@@ -9,7 +9,8 @@ import type { Redis } from 'ioredis';
 import { StoreError } from '../store-error.ts';
 import type { KeyRange } from '../keys.ts';
 import type { Store, Table } from '../store.ts';
-import { runOptimistic, type Commit, type RemoteSource, type TableReads, type Versioned, type VersionedEntry, type Write } from '../transaction.ts';
+import { runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
+import type { TableReads, Versioned, VersionedEntry, Write } from '../transaction.ts';
 import { closeRedis, connectRedis, describeRedisUrl } from './connection.ts';
 import { clearLua, commitLua, getLua, scanLua } from './redis-scripts.ts';
 
@@ -47,9 +48,9 @@ export async function openRedisStore(url: string): Promise<Store> {
 
 function redisSource(call: Call): RemoteSource {
   return {
-    async get(table, keys) {
-      const reply = (await call('kvGetBuffer', [keys.length, ...keys.flatMap((key) => [table.name, key])])) as (Buffer | null)[];
-      return keys.map((_key, index): Versioned | undefined => {
+    async get(items) {
+      const reply = (await call('kvGetBuffer', [items.length, ...items.flatMap(({ table, key }) => [table.name, key])])) as (Buffer | null)[];
+      return items.map(({ table }, index): Versioned | undefined => {
         const value = reply[index * 2];
         return value === null || value === undefined ? undefined : { value: decode(table, value), version: Number(reply[index * 2 + 1]) };
       });

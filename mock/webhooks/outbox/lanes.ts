@@ -5,12 +5,10 @@
  */
 import { key, numberPart, parts, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
-import { newClaimToken } from '../../store/claim-token.ts';
+import { newClaimToken } from '../../leases/claim-token.ts';
+import { nextDueAt, takeDue } from '../../leases/due-work.ts';
 import { deliveries, deliveriesByLane, endpointLaneKey, endpointRounds, endpointStates, events, laneClaims, lanes, lanesDue, type LaneClaimRow, type LaneRow } from './outbox-tables.ts';
 import type { LaneClaim } from './outbox-types.ts';
-
-/** Lanes read per round while looking past lanes others hold. */
-const slice = 64;
 
 const dueKey = (lane: LaneRow, endpointId: string, laneKey: string) => key(lane.dueAt, lane.dueSeq, endpointId, laneKey);
 
@@ -52,21 +50,10 @@ export function unindexLanes(tx: Tx, endpointId: string): void {
  * endpoint is claimed. A hold.
  */
 export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number): LaneClaim[] {
-  const taken: LaneClaim[] = [];
-  let after: string[] | undefined;
-  while (taken.length < limit) {
-    // Listed only: what decides is the lane, its claim and its head, read below (and checked at commit).
-    const due = tx.scan(lanesDue, within([], { ...(after ? { after } : {}), before: [now + 1], limit: slice }), { snapshot: true });
-    for (const entry of due) {
-      if (taken.length === limit) break;
-      const [, , endpointId, laneKey] = parts(entry.key) as [string, string, string, string];
-      const claim = claimLane(tx, endpointId, laneKey, now, leaseMs);
-      if (claim) taken.push(claim);
-    }
-    if (due.length < slice) break;
-    after = parts((due.at(-1) as { key: string }).key);
-  }
-  return taken;
+  return takeDue(tx, lanesDue, now, limit, (entryKey) => {
+    const [, , endpointId, laneKey] = parts(entryKey) as [string, string, string, string];
+    return claimLane(tx, endpointId, laneKey, now, leaseMs);
+  });
 }
 
 function claimLane(tx: Tx, endpointId: string, laneKey: string, now: number, leaseMs: number): LaneClaim | undefined {
@@ -112,20 +99,8 @@ export function releaseLane(tx: Tx, claim: LaneClaim): void {
 
 /** When a lane on an enabled endpoint is next due or its lease runs out; undefined when nothing waits. */
 export function nextLaneDueAt(tx: Tx): number | undefined {
-  let earliest: number | undefined;
-  let after: string[] | undefined;
-  for (;;) {
-    const due = tx.scan(lanesDue, within([], { ...(after ? { after } : {}), limit: slice }), { snapshot: true });
-    for (const entry of due) {
-      const dueAt = numberPart(entry.key, 0);
-      if (earliest !== undefined && dueAt >= earliest) return earliest;
-      const [, , endpointId, laneKey] = parts(entry.key) as [string, string, string, string];
-      const held = tx.get(laneClaims, key(endpointId, laneKey), { snapshot: true });
-      const at = held ? Math.max(dueAt, held.until) : dueAt;
-      earliest = earliest === undefined ? at : Math.min(earliest, at);
-      if (!held) return earliest;
-    }
-    if (due.length < slice) return earliest;
-    after = parts((due.at(-1) as { key: string }).key);
-  }
+  return nextDueAt(tx, lanesDue, (entryKey) => {
+    const [, , endpointId, laneKey] = parts(entryKey) as [string, string, string, string];
+    return tx.get(laneClaims, key(endpointId, laneKey), { snapshot: true })?.until;
+  });
 }

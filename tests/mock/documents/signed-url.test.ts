@@ -4,16 +4,21 @@ import {
   createDownloadUrlSigner,
   type DownloadUrlSigner,
 } from '../../../mock/documents/signed-url.js';
+import { contractFacts } from '../../../generated/contract-facts.ts';
 
 const companyId = 'com_5kHx9QaZ2mTw6RcN8vLp3JyD';
 const documentId = 'doc_3fGh7JkL2zXc9VbN4mQw8ErT';
 const baseUrl = 'https://sandbox.api.partner-formation.example';
 const start = Date.parse('2026-11-22T10:00:00Z');
+/** What the contract promises (x-service-limits downloadUrlValiditySeconds), in milliseconds. */
+const validityMs = contractFacts.limits.downloadUrlValiditySeconds * 1000;
+const contentPath = '/v1/partner/companies/{companyId}/documents/{documentId}/content';
 
 function setup(ttlSeconds?: number) {
   let clock = start;
   const signer = createDownloadUrlSigner({
     secret: createDownloadUrlSecret(),
+    contentPath,
     now: () => clock,
     ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
   });
@@ -44,20 +49,20 @@ describe('sign', () => {
     expect(expiresAt.getTime()).toBe(Number(query.expires) * 1000);
   });
 
-  it('expires 15 minutes after issue by default, or after the given TTL', () => {
-    expect(setup().expiresAt.getTime()).toBe(start + 900_000);
+  it('expires as long after issue as the contract promises by default, or after the given TTL', () => {
+    expect(setup().expiresAt.getTime()).toBe(start + validityMs);
     expect(setup(60).expiresAt.getTime()).toBe(start + 60_000);
   });
 
   it('keeps a path prefix of the base URL and ignores a trailing slash', () => {
-    const signer = createDownloadUrlSigner({ secret: createDownloadUrlSecret() });
+    const signer = createDownloadUrlSigner({ secret: createDownloadUrlSecret(), contentPath });
     const { url } = signer.sign({ baseUrl: 'http://127.0.0.1:4010/mock/', companyId, documentId });
     expect(new URL(url).pathname).toBe(`/mock/v1/partner/companies/${companyId}/documents/${documentId}/content`);
   });
 
   it('refuses a short secret or a bad TTL', () => {
-    expect(() => createDownloadUrlSigner({ secret: Buffer.alloc(8) })).toThrow(RangeError);
-    expect(() => createDownloadUrlSigner({ secret: createDownloadUrlSecret(), ttlSeconds: 0 })).toThrow(RangeError);
+    expect(() => createDownloadUrlSigner({ secret: Buffer.alloc(8), contentPath })).toThrow(RangeError);
+    expect(() => createDownloadUrlSigner({ secret: createDownloadUrlSecret(), contentPath, ttlSeconds: 0 })).toThrow(RangeError);
   });
 });
 
@@ -85,13 +90,13 @@ describe('verify', () => {
 
   it('still accepts it at the last moment of its validity', () => {
     const { signer, query, advance } = setup();
-    advance(900_000);
+    advance(validityMs);
     expect(signer.verify(query)).toBe('valid');
   });
 
   it('answers expired once the expiry has passed', () => {
     const { signer, query, advance } = setup();
-    advance(900_001);
+    advance(validityMs + 1);
     expect(signer.verify(query)).toBe('expired');
   });
 
@@ -119,7 +124,7 @@ describe('verify', () => {
 
   it('answers invalid for a URL signed with another secret', () => {
     const { query } = setup();
-    const other = createDownloadUrlSigner({ secret: createDownloadUrlSecret(), now: () => start });
+    const other = createDownloadUrlSigner({ secret: createDownloadUrlSecret(), contentPath, now: () => start });
     expect(other.verify(query)).toBe('invalid');
   });
 

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, helpText, parseConfig, type MockConfig } from '../../../mock/config/config.ts';
 import { defaultContractPath } from '../../../contract-model/document.ts';
+import { contractFacts } from '../../../generated/contract-facts.ts';
 import { naicsSource } from '../../../mock/reference/index.ts';
 import { expectCleanJournal } from '../support/journal-check.ts';
 
@@ -63,6 +64,8 @@ const flags: { flag: string; env: string; value: string }[] = [
   { flag: 'cors', env: 'CORS', value: 'http://localhost:3000' },
 ];
 
+const published = contractFacts.limits;
+
 describe('parseConfig', () => {
   it('defaults to the published behaviour, scaled for local use', () => {
     const config = configOf([]);
@@ -79,19 +82,19 @@ describe('parseConfig', () => {
       // None given: the mock makes one once and keeps it in the store.
       webhookSecret: undefined,
       webhookRetryDelaysMs: [500, 1000, 2000, 4000, 8000, 16000, 16000],
-      webhookTimeoutMs: 15_000,
+      webhookTimeoutMs: published.webhooks.attemptTimeoutSeconds * 1000,
       formationTimeline: 'auto',
       formationStepDelayMs: 2000,
       apiKeys: undefined,
       validateResponses: true,
-      rateLimitPerSecond: 25,
-      idempotencyTtlMs: 24 * 3_600_000,
+      rateLimitPerSecond: published.rateLimits.sandbox.requestsPerSecond,
+      idempotencyTtlMs: published.idempotencyKeyRetentionSeconds * 1000,
       idempotencyMaxRecords: 100_000,
-      maxBodyBytes: 1024 * 1024,
+      maxBodyBytes: published.requestBodyMaxBytes,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 65_000,
-      downloadUrlTtlMs: 15 * 60_000,
+      downloadUrlTtlMs: published.downloadUrlValiditySeconds * 1000,
       logLevel: 'info',
       logFormat: process.stdout.isTTY ? 'pretty' : 'json',
       contractPath: defaultContractPath,
@@ -113,7 +116,13 @@ describe('parseConfig', () => {
   });
 
   it('uses the production rate limit in production', () => {
-    expect(configOf(['--environment', 'production']).rateLimitPerSecond).toBe(100);
+    expect(configOf(['--environment', 'production']).rateLimitPerSecond).toBe(published.rateLimits.production.requestsPerSecond);
+  });
+
+  it('retries as often as the contract schedules, sooner, unless told to follow its schedule', () => {
+    expect(configOf([]).webhookRetryDelaysMs).toHaveLength(published.webhooks.retryScheduleSeconds.length);
+    expect(configOf(['--webhook-retry-delays', 'published']).webhookRetryDelaysMs).toEqual(published.webhooks.retryScheduleSeconds.map((seconds) => seconds * 1000));
+    expect(helpText()).toMatch(/or published for the contract's \d+[smh](,\d+[smh])+/);
   });
 
   it('reads each setting from its environment variable', () => {

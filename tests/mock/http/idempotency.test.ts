@@ -1,29 +1,28 @@
-/** Idempotency of the creates over HTTP, as the contract's "Idempotency" section publishes it. */
+/**
+ * Idempotency as only the mock can show it: a 4xx stays stored once the same body would succeed (the customer it
+ * lacked is written straight into the mock's store), replays are journaled with the stored answer's code, and
+ * handlers made to throw, to break the contract or to wait (injected through the mock's overrides) show which
+ * outcomes are stored and how often a handler runs. The contract's promises on Idempotency-Key (replays, reuse,
+ * in flight, 4xx stored, 429 and 5xx not stored, canonical JSON, 255-character keys, scope per operation and per
+ * partner, a replay creating nothing and sending no webhook, concurrent creates making one resource) are tested in
+ * contract-tests/idempotency.test.ts and contract-tests/faults.test.ts, against the mock and any sandbox.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Customer } from '../../../generated/openapi.js';
 import { createKeyChecker } from '../../../mock/auth/api-keys.ts';
 import { createCustomer as storeCustomer } from '../../../mock/customers/customer-records.ts';
 import { validationFailed } from '../../../mock/http/api-error.ts';
 import { change, type Handlers } from '../../../mock/pipeline/handler.ts';
-import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
-import { createCustomer, customerBody, eventually, llcBody, newIdempotencyKey, sleep, validationDetails } from '../support/http-fixtures.ts';
+import { customerBody, llcBody, newIdempotencyKey, validationDetails } from '../support/http-fixtures.ts';
 import { closeCheckingJournal, journalOf } from '../support/journal-check.ts';
-import { quickTimelineSettings, sandboxKey, startTestMock, type CallResult, type TestMock } from '../support/mock-harness.ts';
+import { sandboxKey, startTestMock, type CallResult, type TestMock } from '../support/mock-harness.ts';
 
-const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 let mock: TestMock;
-let receiver: Receiver;
 
 beforeAll(async () => {
-  receiver = await startReceiver(secret, () => ({ status: 200 }));
-  mock = await startTestMock(quickTimelineSettings(receiver.url, secret));
+  mock = await startTestMock();
 });
-afterAll(async () => {
-  await closeCheckingJournal(mock);
-  await receiver?.close();
-});
-
-const postCustomer = (body: unknown, idempotencyKey?: string, headers?: Record<string, string>) => mock.call('/v1/partner/customers', { body, idempotencyKey, headers });
+afterAll(() => closeCheckingJournal(mock));
 
 function expectSameAnswer(replay: CallResult, original: CallResult): void {
   expect(replay.status).toBe(original.status);
@@ -31,89 +30,6 @@ function expectSameAnswer(replay: CallResult, original: CallResult): void {
   expect(original.headers.get('idempotent-replayed')).toBe('false');
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
 }
-
-describe('the same key with the same body', () => {
-  it("replays the original status and body, with Idempotent-Replayed: true and the retry's own x-request-id", async () => {
-    const key = newIdempotencyKey();
-    const body = customerBody();
-    const original = await postCustomer(body, key, { 'x-request-id': 'idem-original-1' });
-    expect(original.status).toBe(200);
-    expect(original.json.payload.created).toBe(true);
-    expect(original.headers.get('x-request-id')).toBe('idem-original-1');
-
-    const replay = await postCustomer(body, key, { 'x-request-id': 'idem-retry-1' });
-    expectSameAnswer(replay, original);
-    expect(replay.headers.get('x-request-id')).toBe('idem-retry-1');
-    // The replay still says `created: true`: it is the answer to the request that created the customer.
-    expect(replay.json.payload.created).toBe(true);
-  });
-
-  it('replays when the body has its keys in another order and other white space', async () => {
-    const key = newIdempotencyKey();
-    const body = customerBody();
-    const original = await postCustomer(body, key);
-    const reordered = Object.fromEntries(Object.entries(body).reverse());
-    const replay = await mock.call('/v1/partner/customers', { rawBody: JSON.stringify(reordered, null, 4), idempotencyKey: key });
-    expectSameAnswer(replay, original);
-  });
-
-  it('does not replay across operations: the key is scoped to the operation', async () => {
-    const key = newIdempotencyKey();
-    const customer = await postCustomer(customerBody(), key);
-    expect(customer.status).toBe(200);
-    const company = await mock.call('/v1/partner/companies', { body: llcBody(customer.json.payload.serviceCustomerId), idempotencyKey: key });
-    expect(company.status).toBe(202);
-    expect(company.headers.get('idempotent-replayed')).toBe('false');
-  });
-});
-
-describe('the same key with another body', () => {
-  it('is refused with 409 E_IDEMPOTENCY_KEY_REUSED, and nothing is created', async () => {
-    const key = newIdempotencyKey();
-    expect((await postCustomer(customerBody(), key)).status).toBe(200);
-    const other = customerBody();
-    const response = await postCustomer(other, key);
-    expect(response.status).toBe(409);
-    expect(response.json).toMatchObject({ payload: null, error: { code: 'E_IDEMPOTENCY_KEY_REUSED' } });
-    expect(response.headers.get('idempotent-replayed')).toBeNull();
-    const found = await mock.call(`/v1/partner/customers?email=${encodeURIComponent(other.email)}`);
-    expect(found.json.payload.data).toEqual([]);
-  });
-});
-
-describe('the Idempotency-Key header', () => {
-  it('is required: 400 E_IDEMPOTENCY_KEY_REQUIRED', async () => {
-    const response = await postCustomer(customerBody());
-    expect(response.status).toBe(400);
-    expect(response.json.error.code).toBe('E_IDEMPOTENCY_KEY_REQUIRED');
-  });
-
-  it.each([
-    ['256 characters', 'k'.repeat(256)],
-    ['a space', 'my key'],
-    ['empty', ''],
-  ])('is refused when %s: 400 E_IDEMPOTENCY_KEY_INVALID', async (_label, key) => {
-    const response = await postCustomer(customerBody(), key);
-    expect(response.status).toBe(400);
-    expect(response.json.error.code).toBe('E_IDEMPOTENCY_KEY_INVALID');
-  });
-
-  it('takes 255 visible ASCII characters', async () => {
-    const key = `${'~!'.repeat(127)}x`;
-    expect(key).toHaveLength(255);
-    const body = customerBody();
-    expect((await postCustomer(body, key)).status).toBe(200);
-    expect((await postCustomer(body, key)).headers.get('idempotent-replayed')).toBe('true');
-  });
-
-  it('is not stored when refused: the corrected request with the same key goes through', async () => {
-    const body = customerBody();
-    expect((await mock.call('/v1/partner/customers', { key: null, body, idempotencyKey: 'refused-then-fine' })).status).toBe(401);
-    const response = await postCustomer(body, 'refused-then-fine');
-    expect(response.status).toBe(200);
-    expect(response.headers.get('idempotent-replayed')).toBe('false');
-  });
-});
 
 describe('a 4xx outcome', () => {
   it('is stored and replayed, even once the same body would succeed', async () => {
@@ -142,69 +58,6 @@ describe('a 4xx outcome', () => {
 
     // A fresh key is how the corrected request is sent.
     expect((await mock.call('/v1/partner/companies', { body, idempotencyKey: newIdempotencyKey() })).status).toBe(202);
-  });
-
-  it('is not stored when it is a 429: the retry with the same key, after Retry-After, runs', async () => {
-    const armed = await fetch(`${mock.url}/_mock/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationId: 'createCustomer', status: 429, count: 1 }) });
-    expect(armed.status).toBe(201);
-    const body = customerBody();
-    const key = newIdempotencyKey();
-    const limited = await postCustomer(body, key);
-    expect(limited.status).toBe(429);
-    const retry = await postCustomer(body, key);
-    expect(retry.status).toBe(200);
-    expect(retry.headers.get('idempotent-replayed')).toBe('false');
-  });
-
-  it('is stored for a body that is not JSON too', async () => {
-    const key = newIdempotencyKey();
-    const first = await mock.call('/v1/partner/customers', { rawBody: '{"email":', idempotencyKey: key });
-    expect(first.json.error.code).toBe('E_MALFORMED_JSON');
-    expectSameAnswer(await mock.call('/v1/partner/customers', { rawBody: '{"email":', idempotencyKey: key }), first);
-    expect((await mock.call('/v1/partner/customers', { rawBody: '{"email": ', idempotencyKey: key })).json.error.code).toBe('E_IDEMPOTENCY_KEY_REUSED');
-  });
-});
-
-describe('a createCompany replay', () => {
-  it('creates no second company and sends no webhook again', async () => {
-    const customer = await createCustomer(mock);
-    const key = newIdempotencyKey();
-    const body = llcBody(customer.serviceCustomerId);
-    const original = await mock.call('/v1/partner/companies', { body, idempotencyKey: key });
-    expect(original.status).toBe(202);
-    const companyId: string = original.json.payload.serviceCompanyId;
-    const eventsOf = () => receiver.accepted().filter((event) => event.data['serviceCompanyId'] === companyId);
-    // The whole formation: submitted, completed, ein.issued and three document.ready.
-    await eventually(() => eventsOf().length === 6, 15_000, 'six events');
-
-    const replay = await mock.call('/v1/partner/companies', { body, idempotencyKey: key });
-    expectSameAnswer(replay, original);
-    expect(replay.json.payload.status).toBe('PENDING');
-
-    await sleep(200);
-    expect(eventsOf()).toHaveLength(6);
-    expect(receiver.requests.filter((request) => request.event?.data['serviceCompanyId'] === companyId)).toHaveLength(6);
-    const companies = await mock.call(`/v1/partner/companies?serviceCustomerId=${customer.serviceCustomerId}`);
-    expect(companies.json.payload.data.map((company: { serviceCompanyId: string }) => company.serviceCompanyId)).toEqual([companyId]);
-  });
-});
-
-describe('200 concurrent createCustomer with one key and one body', () => {
-  it('create exactly one customer, and every answer is the original, a replay or 409 in progress', async () => {
-    const key = newIdempotencyKey();
-    const body = customerBody();
-    const responses = await Promise.all(Array.from({ length: 200 }, () => postCustomer(body, key)));
-    const kinds = responses.map((response) => {
-      if (response.status === 200) return response.headers.get('idempotent-replayed') === 'false' ? 'original' : 'replay';
-      if (response.status === 409 && response.json.error.code === 'E_IDEMPOTENCY_KEY_IN_PROGRESS') return 'in-progress';
-      return `unexpected ${response.status} ${JSON.stringify(response.json)}`;
-    });
-    expect(kinds.filter((kind) => kind.startsWith('unexpected'))).toEqual([]);
-    expect(kinds.filter((kind) => kind === 'original')).toHaveLength(1);
-    const created = responses.filter((response) => response.status === 200).map((response) => response.json.payload.serviceCustomerId);
-    expect(new Set(created).size).toBe(1);
-    const listed = await mock.call(`/v1/partner/customers?email=${encodeURIComponent(body.email)}`);
-    expect(listed.json.payload.data).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,9 @@
-/** Requests that break the contract: each is a 4xx with the contract's code and details, never a 422 or a 500. */
+/**
+ * Requests whose body, parameters or headers break the contract's schemas, against the mock: each is a 4xx with
+ * the contract's code and details, never a 422 or a 500. What the contract promises of every request's body
+ * step (415, E_MALFORMED_JSON, 413 whether sent whole or chunked) and routing (404, 405 with Allow) is tested in
+ * contract-tests/requests.test.ts, against the mock and any sandbox.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMock, type CallResult, type TestMock } from '../support/mock-harness.ts';
 import { ccorpBody, createCustomer, customerBody, llcBody, newIdempotencyKey, validationDetails } from '../support/http-fixtures.ts';
@@ -22,13 +27,6 @@ function seen(response: CallResult): CallResult {
 const postCustomer = async (body: unknown) => seen(await mock.call('/v1/partner/customers', { body, idempotencyKey: newIdempotencyKey() }));
 const postCompany = async (body: unknown) => seen(await mock.call('/v1/partner/companies', { body, idempotencyKey: newIdempotencyKey() }));
 const get = async (path: string) => seen(await mock.call(path));
-
-function expectError(response: CallResult, status: number, code: string): void {
-  expect(response.status, JSON.stringify(response.json)).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(response.json).toMatchObject({ payload: null, error: { code, requestId: response.headers.get('x-request-id') } });
-  expect(typeof response.json.error.message).toBe('string');
-}
 
 describe('request bodies', () => {
   it('refuse an unknown property with E_UNKNOWN_FIELD at its pointer', async () => {
@@ -151,71 +149,6 @@ describe('parameters', () => {
     const response = seen(await mock.call('/v1/partner/reference/states', { headers: { 'x-request-id': 'x'.repeat(201) } }));
     expect(validationDetails(response)).toContainEqual(expect.objectContaining({ in: 'header', field: '/x-request-id' }));
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-  });
-});
-
-describe('what the body step refuses', () => {
-  it('answers a body that is not JSON with 400 E_MALFORMED_JSON', async () => {
-    const response = seen(await mock.call('/v1/partner/customers', { rawBody: '{"email": "ada@', idempotencyKey: newIdempotencyKey() }));
-    expectError(response, 400, 'E_MALFORMED_JSON');
-    expect(response.json.error.details).toBeUndefined();
-  });
-
-  it('answers another content type with 415 E_UNSUPPORTED_MEDIA_TYPE', async () => {
-    const response = seen(
-      await mock.call('/v1/partner/customers', { rawBody: 'email=ada%40example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' }, idempotencyKey: newIdempotencyKey() }),
-    );
-    expectError(response, 415, 'E_UNSUPPORTED_MEDIA_TYPE');
-  });
-
-  it('accepts application/json with parameters', async () => {
-    const response = seen(
-      await mock.call('/v1/partner/customers', { rawBody: JSON.stringify(customerBody()), headers: { 'content-type': 'application/json; charset=utf-8' }, idempotencyKey: newIdempotencyKey() }),
-    );
-    expect(response.status).toBe(200);
-  });
-
-  it('answers a body over 1 MiB with 413 E_PAYLOAD_TOO_LARGE', async () => {
-    const large = JSON.stringify({ ...customerBody(), firstName: 'a'.repeat(1024 * 1024) });
-    expectError(seen(await mock.call('/v1/partner/customers', { rawBody: large, idempotencyKey: newIdempotencyKey() })), 413, 'E_PAYLOAD_TOO_LARGE');
-  });
-
-  it('answers a chunked body over 1 MiB with 413 too, counting while reading', async () => {
-    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= 17) return controller.close();
-        sent += 1;
-        controller.enqueue(chunk);
-      },
-    });
-    const response = await fetch(`${mock.url}/v1/partner/customers`, {
-      method: 'POST',
-      headers: { authorization: `dk_test_${'a'.repeat(24)}`, 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
-    statuses.push(response.status);
-    expect(response.status).toBe(413);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('E_PAYLOAD_TOO_LARGE');
-  });
-});
-
-describe('routing', () => {
-  it('answers an unknown path with 404 E_NOT_FOUND', async () => {
-    expectError(await get('/v1/partner/partners'), 404, 'E_NOT_FOUND');
-    expectError(await get('/v2/partner/customers'), 404, 'E_NOT_FOUND');
-  });
-
-  it('answers a known path with another method with 405 E_METHOD_NOT_ALLOWED and Allow', async () => {
-    const response = seen(await mock.call('/v1/partner/customers', { method: 'DELETE' }));
-    expectError(response, 405, 'E_METHOD_NOT_ALLOWED');
-    expect(response.headers.get('allow')?.split(/,\s*/).sort()).toEqual(['GET', 'POST']);
-
-    const company = seen(await mock.call('/v1/partner/companies/com_5kHx9QaZ2mTw6RcN8vLp3JyD', { method: 'PUT', body: {} }));
-    expectError(company, 405, 'E_METHOD_NOT_ALLOWED');
-    expect(company.headers.get('allow')).toBe('GET');
   });
 });
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readMockJournal } from '../../../contract-tests/support/mock-admin.ts';
+import { contractFacts } from '../../../generated/contract-facts.ts';
 import { createKeyChecker } from '../../../mock/auth/api-keys.ts';
 import { idempotencyRecords } from '../../../mock/idempotency/idempotency-records.ts';
 import type { StoreSpec } from '../../../mock/store/open-store.ts';
@@ -99,7 +100,7 @@ describe.each(stores)('on the $name store', ({ spec, enabled }) => {
       expect(companies).toHaveLength(1);
       // The cap still holds for the busy partner: its own oldest keys went.
       const busy = createKeyChecker('sandbox').check(otherSandboxKey);
-      expect(busy.ok && (await mock.store.read((tx) => idempotencyRecords({ ttlMs: 86_400_000, maxPerPartner: 100 }).count(tx, busy.partner.id, Date.now())))).toBe(100);
+      expect(busy.ok && (await mock.store.read((tx) => idempotencyRecords({ ttlMs: contractFacts.limits.idempotencyKeyRetentionSeconds * 1000, maxPerPartner: 100 }).count(tx, busy.partner.id, Date.now())))).toBe(100);
     } finally {
       await closeCheckingJournal(mock);
     }

@@ -4,6 +4,7 @@
  * endpoints, the request journal, secrets and reset. The suite runs them on every backend, so that what it checks
  * is the rules (written once) on each backend's primitives.
  */
+import { contractFacts } from '../../../generated/contract-facts.ts';
 import type { Company } from '../../../generated/openapi.js';
 import { resetStore } from '../../../mock/app/reset.ts';
 import { secret } from '../../../mock/app/secrets.ts';
@@ -30,7 +31,7 @@ export interface RecordOptions {
 }
 
 export const defaultRecordOptions: RecordOptions = {
-  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  idempotencyTtlMs: contractFacts.limits.idempotencyKeyRetentionSeconds * 1000,
   idempotencyMaxRecordsPerPartner: 100_000,
   journalMaxBytes: 16 * 1024 * 1024,
   attemptJournalCapacity: defaultOutboxOptions.attemptJournalCapacity,

@@ -1,11 +1,10 @@
 /**
  * The small pure pieces the webhook pipeline is built from, with no formation or store: ids shaped as the
- * contract's, the contract's retry schedule and its scaling, and the `webhook_endpoint.disabled` event.
+ * contract's and the `webhook_endpoint.disabled` event.
  */
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../mock/ids.ts';
 import { buildEndpointDisabledEvent, toTimestamp } from '../../../mock/webhooks/event-payloads.ts';
-import { contractAttemptTimeoutMs, contractRetryScheduleMs, scaleSchedule } from '../../../mock/webhooks/schedule.ts';
 import { contractValidator } from './support/fixtures.ts';
 
 const newEventId = () => newId('evt');
@@ -22,21 +21,6 @@ describe('newId', () => {
 
     expect(ids.every((id) => validate(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-  });
-});
-
-describe('the retry schedule', () => {
-  it('is the contract\'s: seven retries, eight attempts over about 28 hours, 15 s per attempt', () => {
-    expect(contractRetryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
-    expect(contractRetryScheduleMs.reduce((sum, delay) => sum + delay, 0) / 3_600_000).toBeCloseTo(27.6, 1);
-    expect(contractAttemptTimeoutMs).toBe(15_000);
-  });
-
-  it('scales to whole milliseconds, never below zero', () => {
-    expect(scaleSchedule(contractRetryScheduleMs, 1 / 1_000)).toEqual([5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]);
-    expect(scaleSchedule([3, 10], 0.1)).toEqual([0, 1]);
-    expect(() => scaleSchedule([1], -1)).toThrow(RangeError);
-    expect(() => scaleSchedule([1], Number.NaN)).toThrow(RangeError);
   });
 });
 
