@@ -1,11 +1,14 @@
 /**
- * createCompany, getCompany, listCompanies: both entity types accepted from the contract's examples, and every
- * rule of *Rules checked on submission* (read from the Companies tag) refused with its field-level code.
+ * createCompany, getCompany, listCompanies: both entity types accepted from the contract's examples (LLC by
+ * default, each checked against its own variant), every rule of *Rules checked on submission* (read from the
+ * Companies tag) refused with its field-level code alone, what the rules allow accepted, several broken rules
+ * listed in one answer that creates nothing, schema errors first, and the parameters' own codes.
  */
 import { describe, expect, it } from 'vitest';
 import type { CCorpFormationRequest, FieldError, LlcFormationRequest } from '../generated/openapi.js';
-import { api, apiError, ccorpRequest, llcRequest, newCompany, newCustomer, unknownId } from './support/fixtures.ts';
+import { api, apiError, ccorpRequest, llcRequest, newCompany, newCustomer, newIdempotencyKey, unknownId } from './support/fixtures.ts';
 import { tagTable } from './support/contract.ts';
+import { rawRequest } from './support/observe.ts';
 
 describe('createCompany', () => {
   it('accepts the LLC example: 202, PENDING, nothing decided yet', async () => {
@@ -46,6 +49,20 @@ describe('createCompany', () => {
     const { entityType: _entityType, ...withoutType } = llcRequest(customer.serviceCustomerId);
     const { payload } = await api.createCompany(withoutType);
     expect(payload.entityType).toBe('LLC');
+  });
+
+  it('checks a body without entityType as an LLC: CCorp-only properties are unknown to it', async () => {
+    const customer = await newCustomer();
+    const { entityType: _entityType, ...withoutType } = ccorpRequest(customer.serviceCustomerId);
+    const error = await apiError(api.createCompany(withoutType as never));
+    expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ in: 'body', field: '/members', code: 'E_REQUIRED' }),
+        expect.objectContaining({ in: 'body', field: '/executiveMembers', code: 'E_UNKNOWN_FIELD' }),
+        expect.objectContaining({ in: 'body', field: '/shareStructure', code: 'E_UNKNOWN_FIELD' }),
+      ]),
+    );
   });
 });
 
@@ -105,14 +122,42 @@ const rulesTable = tagTable('Companies', ['Rule', 'Field', 'Code']).map((row) =>
   field: /`([^`]+)`/.exec(row.Field as string)?.[1] ?? '',
 }));
 
+/** One customer of the run, for the scenarios that need no customer of their own. */
+let sharedCustomerId: string | undefined;
+async function customerId(): Promise<string> {
+  sharedCustomerId ??= (await newCustomer()).serviceCustomerId;
+  return sharedCustomerId;
+}
+
+/** The example of this entity type, for the customer, changed by `change`. */
+function formation(entityType: 'LLC' | 'CCorp', serviceCustomerId: string, change: (body: FormationBody) => void = () => undefined): FormationBody {
+  const body = (entityType === 'LLC' ? llcRequest(serviceCustomerId) : ccorpRequest(serviceCustomerId)) as FormationBody;
+  change(body);
+  return body;
+}
+
 async function refusedWith(entityType: 'LLC' | 'CCorp', breakIt: (body: FormationBody) => void) {
-  const customer = await newCustomer();
-  const body = (entityType === 'LLC' ? llcRequest(customer.serviceCustomerId) : ccorpRequest(customer.serviceCustomerId)) as FormationBody;
-  breakIt(body);
-  const error = await apiError(api.createCompany(body as LlcFormationRequest));
+  const error = await apiError(api.createCompany(formation(entityType, await customerId(), breakIt) as LlcFormationRequest));
   expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
   return error;
 }
+
+/** The body's only problem is at `field`, with `code`. */
+async function refusedWithOnly(entityType: 'LLC' | 'CCorp', breakIt: (body: FormationBody) => void, field: string, code: FieldErrorCode) {
+  const error = await refusedWith(entityType, breakIt);
+  expect(error.details).toEqual([{ in: 'body', field, code, message: expect.any(String) }]);
+}
+
+async function acceptedWith(entityType: 'LLC' | 'CCorp', change: (body: FormationBody) => void): Promise<void> {
+  const { payload, meta } = await api.createCompany(formation(entityType, await customerId(), change) as LlcFormationRequest);
+  expect(meta.status).toBe(202);
+  expect(payload.status).toBe('PENDING');
+}
+
+type Member = LlcFormationRequest['members'][number];
+type Officer = CCorpFormationRequest['executiveMembers'][number];
+const member = (email: string, ownershipPercent: number): Member => ({ firstName: 'Ada', lastName: 'Lovelace', email, ownershipPercent });
+const officer = (email: string, roles: Officer['roles']): Officer => ({ firstName: 'Grace', lastName: 'Hopper', email, roles });
 
 describe('the rules checked on submission', () => {
   it("has a scenario for every rule of the contract's table", () => {
@@ -126,22 +171,145 @@ describe('the rules checked on submission', () => {
     }
   });
 
-  it.each(rulesTable.map((row) => [row.code, row.rule] as const))('refuses %s (%s)', async (code) => {
+  it.each(rulesTable.map((row) => [row.code, row.rule] as const))('refuses %s (%s), the only detail of the answer', async (code) => {
     const scenario = ruleCases[code];
     if (!scenario) throw new Error(`No scenario for ${code}.`);
-    const error = await refusedWith(scenario.entityType, scenario.breakIt);
-    expect(error.details).toContainEqual(expect.objectContaining({ in: 'body', code, field: scenario.field }));
+    await refusedWithOnly(scenario.entityType, scenario.breakIt, scenario.field, code);
   });
 
-  it('lists every broken rule in one answer', async () => {
-    const error = await refusedWith('LLC', (body) => {
-      body.state = 'ZZ';
-      body.naicsCode = '999999';
-      (body.members[0] as { ownershipPercent: number }).ownershipPercent = 10;
+  // More ways to break the rules, each alone in its request.
+  it.each([
+    { label: 'PR, a territory', code: 'E_STATE_UNKNOWN', field: '/state', entityType: 'LLC', breakIt: (body: FormationBody) => void (body.state = 'PR') },
+    {
+      label: 'XKX, a code outside ISO 3166-1, in the business address',
+      code: 'E_COUNTRY_UNKNOWN',
+      field: '/businessAddress/country',
+      entityType: 'LLC',
+      breakIt: (body: FormationBody) => void (body.businessAddress.country = 'XKX'),
+    },
+    {
+      label: 'the mailing address',
+      code: 'E_COUNTRY_UNKNOWN',
+      field: '/mailingAddress/country',
+      entityType: 'LLC',
+      breakIt: (body: FormationBody) => void (body.mailingAddress.country = 'XXX'),
+    },
+    {
+      label: 'a CCorp suffix on an LLC',
+      code: 'E_ENTITY_SUFFIX_MISMATCH',
+      field: '/nameOptions/1',
+      entityType: 'LLC',
+      breakIt: (body: FormationBody) => void (body.nameOptions = ['Acme LLC', 'Acme Inc.']),
+    },
+    {
+      label: 'an LLC suffix on a CCorp',
+      code: 'E_ENTITY_SUFFIX_MISMATCH',
+      field: '/nameOptions/0',
+      entityType: 'CCorp',
+      breakIt: (body: FormationBody) => void (body.nameOptions = ['Hopper Compilers LLC']),
+    },
+    {
+      label: 'a suffix without the space before it',
+      code: 'E_ENTITY_SUFFIX_MISMATCH',
+      field: '/nameOptions/0',
+      entityType: 'LLC',
+      breakIt: (body: FormationBody) => void (body.nameOptions = ['AcmeLLC']),
+    },
+    {
+      label: '60 + 30',
+      code: 'E_OWNERSHIP_TOTAL_INVALID',
+      field: '/members',
+      entityType: 'LLC',
+      breakIt: (body: FormationBody) => void (body.members = [member('a@example.com', 60), member('b@example.com', 30)]),
+    },
+    {
+      label: '60 + 40.01',
+      code: 'E_OWNERSHIP_TOTAL_INVALID',
+      field: '/members',
+      entityType: 'LLC',
+      breakIt: (body: FormationBody) => void (body.members = [member('a@example.com', 60), member('b@example.com', 40.01)]),
+    },
+    {
+      label: 'no TREASURER among two officers',
+      code: 'E_OFFICER_ROLE_MISSING',
+      field: '/executiveMembers',
+      entityType: 'CCorp',
+      breakIt: (body: FormationBody) =>
+        void (body.executiveMembers = [officer('g@example.com', ['PRESIDENT', 'DIRECTOR']), officer('j@example.com', ['SECRETARY'])]),
+    },
+    {
+      label: 'a second PRESIDENT, third of three officers',
+      code: 'E_OFFICER_ROLE_DUPLICATED',
+      field: '/executiveMembers/2/roles',
+      entityType: 'CCorp',
+      breakIt: (body: FormationBody) =>
+        void (body.executiveMembers = [
+          officer('g@example.com', ['PRESIDENT', 'DIRECTOR']),
+          officer('j@example.com', ['SECRETARY', 'TREASURER']),
+          officer('k@example.com', ['PRESIDENT']),
+        ]),
+    },
+  ] as const)('refuses $code at $field for $label, the only detail of the answer', async ({ entityType, breakIt, field, code }) => {
+    await refusedWithOnly(entityType, breakIt, field, code);
+  });
+
+  it('lists every broken rule in one answer, and creates nothing', async () => {
+    const customer = await newCustomer();
+    const body = formation('LLC', customer.serviceCustomerId, (broken) => {
+      broken.state = 'ZZ';
+      broken.naicsCode = '999999';
+      broken.nameOptions = ['Acme Inc.'];
+      broken.members = [member('a@example.com', 50)];
+      broken.businessAddress.country = 'ZZZ';
     });
-    expect(error.details.map((detail) => detail.code)).toEqual(
-      expect.arrayContaining(['E_STATE_UNKNOWN', 'E_NAICS_CODE_UNKNOWN', 'E_OWNERSHIP_TOTAL_INVALID']),
+    const error = await apiError(api.createCompany(body as LlcFormationRequest));
+    expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(error.details.map(({ in: where, field, code }) => ({ in: where, field, code }))).toEqual(
+      expect.arrayContaining([
+        { in: 'body', field: '/state', code: 'E_STATE_UNKNOWN' },
+        { in: 'body', field: '/naicsCode', code: 'E_NAICS_CODE_UNKNOWN' },
+        { in: 'body', field: '/businessAddress/country', code: 'E_COUNTRY_UNKNOWN' },
+        { in: 'body', field: '/nameOptions/0', code: 'E_ENTITY_SUFFIX_MISMATCH' },
+        { in: 'body', field: '/members', code: 'E_OWNERSHIP_TOTAL_INVALID' },
+      ]),
     );
+    expect(error.details).toHaveLength(5);
+    expect((await api.listCompanies({ serviceCustomerId: customer.serviceCustomerId })).payload.data).toEqual([]);
+  });
+
+  it('checks the schema first: a body with a schema error gets only that, not the rules it also breaks', async () => {
+    // `pr` breaks the state's pattern; as a state it would be unknown too, but the rules are not looked at.
+    const error = await refusedWith('LLC', (body) => void (body.state = 'pr'));
+    expect(error.details.map(({ field, code }) => ({ field, code }))).toEqual([{ field: '/state', code: 'E_PATTERN' }]);
+  });
+});
+
+describe('what the rules allow', () => {
+  it('ownership of 33.33 + 33.33 + 33.34, which totals exactly 100', async () => {
+    await acceptedWith('LLC', (body) => void (body.members = [member('a@example.com', 33.33), member('b@example.com', 33.33), member('c@example.com', 33.34)]));
+  });
+
+  it('one member owning 100', async () => {
+    await acceptedWith('LLC', (body) => void (body.members = [member('a@example.com', 100)]));
+  });
+
+  it('each allowed suffix, in any case', async () => {
+    await acceptedWith('LLC', (body) => void (body.nameOptions = ['Acme llc', 'Acme L.L.C.', 'Acme Limited Liability Company']));
+    await acceptedWith('CCorp', (body) => void (body.nameOptions = ['Hopper inc', 'Hopper Incorporated', 'Hopper Corp.']));
+    await acceptedWith('CCorp', (body) => void (body.nameOptions = ['Hopper Corp', 'Hopper CORPORATION', 'Hopper Inc.']));
+  });
+
+  it('DIRECTOR held by several officers, and every role held by one officer', async () => {
+    await acceptedWith(
+      'CCorp',
+      (body) => void (body.executiveMembers = [officer('g@example.com', ['PRESIDENT', 'DIRECTOR']), officer('j@example.com', ['SECRETARY', 'TREASURER', 'DIRECTOR'])]),
+    );
+    await acceptedWith('CCorp', (body) => void (body.executiveMembers = [officer('g@example.com', ['PRESIDENT', 'SECRETARY', 'TREASURER', 'DIRECTOR'])]));
+  });
+
+  it('states of listStates, DC included', async () => {
+    await acceptedWith('LLC', (body) => void (body.state = 'DC'));
+    await acceptedWith('LLC', (body) => void (body.state = 'WY'));
   });
 });
 
@@ -156,6 +324,32 @@ describe('the schema of a formation', () => {
         expect.objectContaining({ in: 'body', field: '/nickname', code: 'E_UNKNOWN_FIELD' }),
         expect.objectContaining({ in: 'body', field: '/members/0/middleName', code: 'E_UNKNOWN_FIELD' }),
       ]),
+    );
+    // Alone, it is the only detail, at its full pointer.
+    await refusedWithOnly('LLC', (body) => void Object.assign(body.businessAddress, { county: 'New Castle' }), '/businessAddress/county', 'E_UNKNOWN_FIELD');
+  });
+
+  it('refuses a body that is not an object (E_TYPE at the root)', async () => {
+    const response = await rawRequest({
+      method: 'POST',
+      path: '/v1/partner/companies',
+      headers: { 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
+      body: '"LLC"',
+    });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(response.details).toContainEqual(expect.objectContaining({ in: 'body', field: '', code: 'E_TYPE' }));
+  });
+
+  it('refuses an entityType that is neither LLC nor CCorp (E_NOT_ALLOWED_VALUE)', async () => {
+    await refusedWithOnly('LLC', (body) => void (body.entityType = 'Partnership'), '/entityType', 'E_NOT_ALLOWED_VALUE');
+  });
+
+  it('checks a CCorp against the CCorp variant only', async () => {
+    await refusedWithOnly(
+      'CCorp',
+      (body) => void (body.shareStructure = { ...body.shareStructure, authorizedShares: 0 }),
+      '/shareStructure/authorizedShares',
+      'E_OUT_OF_RANGE',
     );
   });
 
@@ -177,11 +371,12 @@ describe('the schema of a formation', () => {
     expect(duplicated.details).toContainEqual(expect.objectContaining({ field: '/nameOptions', code: 'E_DUPLICATE_ITEMS' }));
   });
 
-  it('refuses an ownership share out of bounds (E_OUT_OF_RANGE)', async () => {
+  it.each([101, 160])('refuses an ownership share of %s (E_OUT_OF_RANGE), pointing into the array', async (ownershipPercent) => {
     const error = await refusedWith('LLC', (body) => {
-      (body.members[0] as { ownershipPercent: number }).ownershipPercent = 160;
+      body.members = [{ ...(body.members[0] as Member), ownershipPercent }];
     });
-    expect(error.details).toContainEqual(expect.objectContaining({ field: '/members/0/ownershipPercent', code: 'E_OUT_OF_RANGE' }));
+    expect(error.details).toContainEqual({ in: 'body', field: '/members/0/ownershipPercent', code: 'E_OUT_OF_RANGE', message: expect.any(String) });
+    expect(error.details.every((detail) => detail.field.startsWith('/members/0/'))).toBe(true);
   });
 });
 
@@ -202,6 +397,9 @@ describe('getCompany', () => {
     const malformed = await apiError(api.getCompany({ companyId: 'com_short' }));
     expect(malformed.status).toBe(400);
     expect(malformed.details).toContainEqual(expect.objectContaining({ in: 'path', field: '/companyId' }));
+    // An id of another kind (a customer's) is refused by its pattern, not looked up.
+    const otherKind = await apiError(api.getCompany({ companyId: await customerId() }));
+    expect(otherKind.details).toEqual([{ in: 'path', field: '/companyId', code: 'E_PATTERN', message: expect.any(String) }]);
   });
 });
 
@@ -235,6 +433,12 @@ describe('listCompanies', () => {
   it('refuses a status that is not one', async () => {
     const error = await apiError(api.listCompanies({ status: 'DONE' as never }));
     expect(error.status).toBe(400);
-    expect(error.details).toContainEqual(expect.objectContaining({ in: 'query', field: '/status', code: 'E_NOT_ALLOWED_VALUE' }));
+    expect(error.details).toEqual([{ in: 'query', field: '/status', code: 'E_NOT_ALLOWED_VALUE', message: expect.any(String) }]);
+  });
+
+  it('refuses a filter it does not have rather than list everything (customerId is not serviceCustomerId)', async () => {
+    const error = await apiError(api.listCompanies({ customerId: unknownId('cus') } as never));
+    expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(error.details).toEqual([{ in: 'query', field: '/customerId', code: 'E_UNKNOWN_FIELD', message: expect.any(String) }]);
   });
 });

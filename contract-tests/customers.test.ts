@@ -1,10 +1,11 @@
 /**
  * createCustomer, getCustomer, listCustomers: created from the contract's example, unique per partner by email
- * (case-insensitively), listed newest first across pages.
+ * (case-insensitively), listed newest first across pages (a customer created meanwhile does not shift them), and
+ * the body's and parameters' problems refused with their field-level codes.
  */
 import { describe, expect, it } from 'vitest';
 import type { Customer } from '../generated/openapi.js';
-import { api, apiError, customerRequest, newCustomer, unknownId } from './support/fixtures.ts';
+import { api, apiError, customerRequest, newCustomer, newIdempotencyKey, unknownId } from './support/fixtures.ts';
 import { exampleValue } from './support/contract.ts';
 import { rawRequest } from './support/observe.ts';
 
@@ -40,25 +41,55 @@ describe('createCustomer', () => {
     );
   });
 
+  it('lists every problem of a body, each with its own code', async () => {
+    const error = await apiError(api.createCustomer({ email: 'not-an-email', firstName: '', countryOfResidence: 'gb', phoneNumber: 12 } as never));
+    expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(error.details.map(({ in: where, field, code }) => ({ in: where, field, code }))).toEqual(
+      expect.arrayContaining([
+        { in: 'body', field: '/lastName', code: 'E_REQUIRED' },
+        { in: 'body', field: '/email', code: 'E_FORMAT' },
+        { in: 'body', field: '/firstName', code: 'E_TOO_SHORT' },
+        { in: 'body', field: '/countryOfResidence', code: 'E_PATTERN' },
+        { in: 'body', field: '/phoneNumber', code: 'E_TYPE' },
+      ]),
+    );
+  });
+
+  it('refuses a body that is not an object (E_TYPE at the root), and a missing body (E_REQUIRED at the root)', async () => {
+    const response = await rawRequest({
+      method: 'POST',
+      path: '/v1/partner/customers',
+      headers: { 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
+      body: '[1,2]',
+    });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(response.details).toContainEqual(expect.objectContaining({ in: 'body', field: '', code: 'E_TYPE' }));
+    // No body, and so no Content-Type: the body the operation requires is missing.
+    const empty = await rawRequest({ method: 'POST', path: '/v1/partner/customers', headers: { 'idempotency-key': newIdempotencyKey() } });
+    expect([empty.status, empty.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(empty.details).toContainEqual(expect.objectContaining({ in: 'body', field: '', code: 'E_REQUIRED' }));
+  });
+
   it('refuses names with control or bidirectional-text characters, which could disguise them on a filed document', async () => {
     for (const firstName of ['\u202eAda', 'Ada\u0007', 'A\u2066da\u2069', 'Ada\u200f']) {
       const error = await apiError(api.createCustomer({ ...customerRequest(), firstName }));
       expect([error.status, error.code], JSON.stringify(firstName)).toEqual([400, 'E_VALIDATION_FAILED']);
       expect(error.details).toContainEqual(expect.objectContaining({ in: 'body', field: '/firstName', code: 'E_PATTERN' }));
     }
-    // Letters of any script, and the joiners some of them need, stay welcome.
-    expect((await api.createCustomer({ ...customerRequest(), firstName: 'Zoë', lastName: 'مهر\u200cآرا' })).payload.lastName).toBe('مهر\u200cآرا');
+    // Letters of any script, and the joiners some of them need, stay welcome, and are kept as sent.
+    const { payload: welcome } = await api.createCustomer({ ...customerRequest(), firstName: 'Zoë', lastName: 'مهر\u200cآرا' });
+    expect([welcome.firstName, welcome.lastName]).toEqual(['Zoë', 'مهر\u200cآرا']);
   });
 
-  it('refuses a country that is not one of listCountries', async () => {
-    const error = await apiError(api.createCustomer({ ...customerRequest(), countryOfResidence: 'ZZZ' }));
+  it.each(['ZZZ', 'XXX'])('refuses a country that is not one of listCountries (%s): E_COUNTRY_UNKNOWN, the only detail', async (countryOfResidence) => {
+    const error = await apiError(api.createCustomer({ ...customerRequest(), countryOfResidence }));
     expect(error.status).toBe(400);
-    expect(error.details).toContainEqual(expect.objectContaining({ field: '/countryOfResidence', code: 'E_COUNTRY_UNKNOWN' }));
+    expect(error.details).toEqual([{ in: 'body', field: '/countryOfResidence', code: 'E_COUNTRY_UNKNOWN', message: expect.any(String) }]);
   });
 
-  it('refuses a property the contract does not define (E_UNKNOWN_FIELD)', async () => {
+  it('refuses a property the contract does not define (E_UNKNOWN_FIELD), the only detail', async () => {
     const error = await apiError(api.createCustomer({ ...customerRequest(), nickname: 'Ada' } as never));
-    expect(error.details).toContainEqual(expect.objectContaining({ in: 'body', field: '/nickname', code: 'E_UNKNOWN_FIELD' }));
+    expect(error.details).toEqual([{ in: 'body', field: '/nickname', code: 'E_UNKNOWN_FIELD', message: expect.any(String) }]);
   });
 });
 
@@ -78,6 +109,12 @@ describe('getCustomer', () => {
     const error = await apiError(api.getCustomer({ customerId: 'com_5kHx9QaZ2mTw6RcN8vLp3JyD' }));
     expect(error.status).toBe(400);
     expect(error.details).toContainEqual(expect.objectContaining({ in: 'path', field: '/customerId' }));
+    // Not an id at all: every detail is about the path parameter, its pattern among them.
+    const malformed = await apiError(api.getCustomer({ customerId: 'nope' }));
+    expect(malformed.status).toBe(400);
+    expect(malformed.details.length).toBeGreaterThan(0);
+    expect(malformed.details.every((detail) => detail.in === 'path' && detail.field === '/customerId')).toBe(true);
+    expect(malformed.details.map((detail) => detail.code)).toContain('E_PATTERN');
   });
 });
 
@@ -90,7 +127,9 @@ describe('listCustomers', () => {
     let cursor: string | undefined;
     for (let page = 0; page < 3; page++) {
       const { payload } = await api.listCustomers({ limit: 2, cursor });
-      expect(payload.data.length).toBeLessThanOrEqual(2);
+      // Full pages while there are more, as every list pages.
+      if (payload.hasMore) expect(payload.data).toHaveLength(2);
+      else expect(payload.data.length).toBeLessThanOrEqual(2);
       listed.push(...payload.data);
       if (!payload.hasMore) break;
       cursor = payload.nextCursor ?? undefined;
@@ -122,6 +161,18 @@ describe('listCustomers', () => {
     const times = listed.map((customer) => Date.parse(customer.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(listed.every((customer) => customer.created === false)).toBe(true);
+  });
+
+  it('goes on after its cursor when customers are created meanwhile: none repeated, none skipped', async () => {
+    const older = [await newCustomer(), await newCustomer(), await newCustomer()];
+    const first = (await api.listCustomers({ limit: 2 })).payload;
+    const created = await newCustomer();
+    const second = (await api.listCustomers({ limit: 2, cursor: first.nextCursor ?? undefined })).payload;
+    // The newest first: the three made above, then whatever this partner had before them.
+    const seen = [...first.data, ...second.data].map((customer) => customer.serviceCustomerId);
+    expect(seen.slice(0, 3)).toEqual(older.map((customer) => customer.serviceCustomerId).reverse());
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).not.toContain(created.serviceCustomerId);
   });
 
   it('filters by email, case-insensitively', async () => {
@@ -159,5 +210,7 @@ describe('listCustomers', () => {
     expect(response.status).toBe(400);
     expect(response.errorCode).toBe('E_VALIDATION_FAILED');
     expect(response.details.map((detail) => detail.field)).toEqual(expect.arrayContaining(['/limit', '/email']));
+    const tooMany = await apiError(api.listCustomers({ limit: 500 }));
+    expect(tooMany.details).toEqual([{ in: 'query', field: '/limit', code: 'E_OUT_OF_RANGE', message: expect.any(String) }]);
   });
 });

@@ -1,10 +1,14 @@
 /**
  * listCountries, listStates, listNaicsCodes, listFilingFees: every list walked to its end through `nextCursor`,
- * in code order, with the page-size bounds and forged cursors refused.
+ * in code order, the same whatever the page size, with the searches and filters, the page-size bounds, and
+ * cursors forged, altered or used with other filters or on another list refused.
  */
 import { describe, expect, it } from 'vitest';
 import { paginate, type PartnerResult } from '../client/index.ts';
+import type { EntityType } from '../generated/openapi.js';
+import { contractDocument } from './support/contract.ts';
 import { api, apiError } from './support/fixtures.ts';
+import { rawRequest } from './support/observe.ts';
 
 interface Page<T> {
   data: T[];
@@ -39,13 +43,25 @@ function expectAscendingUnique(codes: string[]): void {
   expect(codes).toEqual([...codes].sort());
 }
 
+/** The one detail of a 400 that refuses the cursor, and nothing else. */
+async function expectCursorRefused(call: Promise<unknown>): Promise<void> {
+  const error = await apiError(call);
+  expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+  expect(error.details).toEqual([{ in: 'query', field: '/cursor', code: 'E_CURSOR_INVALID', message: expect.any(String) }]);
+}
+
 describe('listCountries', () => {
   it('walks to the end with limit=100, in code order, ISO 3166-1 alpha-3', async () => {
     const { items, pages } = await walk((cursor) => api.listCountries({ limit: 100, cursor }), 100);
     expect(pages).toBeGreaterThan(1);
+    expect(pages).toBe(Math.ceil(items.length / 100));
     expectAscendingUnique(items.map((country) => country.code));
     expect(items.map((country) => country.code)).toEqual(expect.arrayContaining(['USA', 'DEU', 'GBR']));
-    expect(items.length).toBeGreaterThan(240);
+    // ISO 3166-1 assigns about 249 codes; XKX (Kosovo) is a user-assigned code, not one of them.
+    expect(items.length).toBeGreaterThanOrEqual(245);
+    expect(items.length).toBeLessThanOrEqual(252);
+    expect(items.find((country) => country.code === 'USA')).toMatchObject({ alpha2: 'US' });
+    expect(items.map((country) => country.code)).not.toContain('XKX');
   });
 
   it('gives the same items through the client paginate() as page by page', async () => {
@@ -68,10 +84,14 @@ describe('listCountries', () => {
     expect(error.details).toContainEqual(expect.objectContaining({ in: 'query', field: '/limit' }));
   });
 
-  it('refuses a forged cursor with E_CURSOR_INVALID', async () => {
-    const error = await apiError(api.listCountries({ cursor: 'eyJvIjoyMH0' }));
-    expect(error.status).toBe(400);
-    expect(error.details).toContainEqual(expect.objectContaining({ in: 'query', field: '/cursor', code: 'E_CURSOR_INVALID' }));
+  it('refuses a forged cursor with E_CURSOR_INVALID at /cursor in the query', async () => {
+    for (const forged of ['eyJvIjoyMH0', 'AAAAAAAAAAAAAAAAAAAAAAAA', 'abc']) await expectCursorRefused(api.listCountries({ cursor: forged }));
+  });
+
+  it('refuses a cursor whose bytes were altered', async () => {
+    const cursor = (await api.listCountries({ limit: 5 })).payload.nextCursor as string;
+    const altered = `${cursor.slice(0, -2)}${cursor.slice(-2) === 'AA' ? 'BB' : 'AA'}`;
+    await expectCursorRefused(api.listCountries({ limit: 5, cursor: altered }));
   });
 });
 
@@ -82,11 +102,41 @@ describe('listStates', () => {
     expectAscendingUnique(codes);
     expect(codes).toHaveLength(51);
     expect(codes).toEqual(expect.arrayContaining(['DE', 'WY', 'DC']));
+    expect(items.find((state) => state.code === 'DC')).toMatchObject({ type: 'DISTRICT' });
+    expect(items.filter((state) => state.type === 'STATE')).toHaveLength(50);
+    // Territories are not states of formation.
+    expect(codes).not.toContain('PR');
+  });
+
+  it('gives the same list by pages of 7, in 8 pages', async () => {
+    const whole = await walk((cursor) => api.listStates({ limit: 100, cursor }), 100);
+    const paged = await walk((cursor) => api.listStates({ limit: 7, cursor }), 7);
+    expect(paged.pages).toBe(8);
+    expect(paged.items).toEqual(whole.items);
+  });
+
+  it('takes a cursor with another limit: the page goes on where the last one ended', async () => {
+    const first = (await api.listStates({ limit: 10 })).payload;
+    const next = (await api.listStates({ limit: 3, cursor: first.nextCursor as string })).payload;
+    const whole = (await walk((cursor) => api.listStates({ limit: 100, cursor }), 100)).items;
+    expect(next.data.map((state) => state.code)).toEqual(whole.slice(10, 13).map((state) => state.code));
   });
 
   it('refuses limit=101', async () => {
     const error = await apiError(api.listStates({ limit: 101 }));
     expect([error.status, error.code]).toEqual([400, 'E_VALIDATION_FAILED']);
+  });
+
+  it.each(['abc', '1.5'])('refuses limit=%s, which is not an integer (E_TYPE at /limit)', async (limit) => {
+    const response = await rawRequest({ method: 'GET', path: `/v1/partner/reference/states?limit=${limit}` });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(response.details).toContainEqual(expect.objectContaining({ in: 'query', field: '/limit', code: 'E_TYPE' }));
+  });
+
+  it('refuses a query parameter given twice (E_PARAMETER_REPEATED), rather than guess which one counts', async () => {
+    const response = await rawRequest({ method: 'GET', path: '/v1/partner/reference/states?limit=1&limit=100' });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(response.details).toEqual([{ in: 'query', field: '/limit', code: 'E_PARAMETER_REPEATED', message: expect.any(String) }]);
   });
 });
 
@@ -109,7 +159,21 @@ describe('listNaicsCodes', () => {
     expect(byWords.items.map((industry) => industry.code)).not.toContain('511210');
     const byPrefix = await walk((cursor) => api.listNaicsCodes({ q: '5415', limit: 100, cursor }), 100);
     expect(byPrefix.items.map((industry) => industry.code)).toContain('541511');
-    expect(byPrefix.items.every((industry) => industry.code.startsWith('5415'))).toBe(true);
+    for (const industry of byPrefix.items) expect(industry.code).toMatch(/^5415\d{2}$/);
+  });
+
+  it('finds nothing for words no title has', async () => {
+    expect((await api.listNaicsCodes({ q: 'xylophonic' })).payload).toEqual({ data: [], hasMore: false, nextCursor: null });
+  });
+
+  it('refuses a cursor used with another search, without one, or on another list; takes it with the same search', async () => {
+    const cursor = (await api.listNaicsCodes({ q: 'manufacturing', limit: 2 })).payload.nextCursor;
+    expect(cursor).toEqual(expect.any(String));
+    const issued = cursor as string;
+    expect((await api.listNaicsCodes({ q: 'manufacturing', limit: 2, cursor: issued })).meta.status).toBe(200);
+    await expectCursorRefused(api.listNaicsCodes({ q: 'mining', limit: 2, cursor: issued }));
+    await expectCursorRefused(api.listNaicsCodes({ limit: 2, cursor: issued }));
+    await expectCursorRefused(api.listCountries({ limit: 2, cursor: issued }));
   });
 
   it('refuses a query parameter it does not take, rather than ignore it', async () => {
@@ -135,6 +199,20 @@ describe('listFilingFees', () => {
   it('filters by state and entity type', async () => {
     const { payload } = await api.listFilingFees({ state: 'DE', entityType: 'LLC' });
     expect(payload.data).toEqual([expect.objectContaining({ state: 'DE', entityType: 'LLC' })]);
+    expect((await api.listFilingFees({ state: 'WY', entityType: 'CCorp' })).payload.data).toHaveLength(1);
+    // One per state and DC.
+    expect((await walk((cursor) => api.listFilingFees({ entityType: 'LLC', limit: 100, cursor }), 100)).items).toHaveLength(51);
+  });
+
+  it("gives a state's two fees, by entity type in the contract's order", async () => {
+    const entityTypes = (contractDocument.components.schemas?.EntityType as { enum: EntityType[] }).enum;
+    const { payload } = await api.listFilingFees({ state: 'DE' });
+    expect(payload.data.map((fee) => fee.entityType)).toEqual(entityTypes);
+    for (const fee of payload.data) {
+      expect(fee).toMatchObject({ state: 'DE', currency: 'USD' });
+      expect(Number.isInteger(fee.amountCents)).toBe(true);
+    }
+    expect(payload.hasMore).toBe(false);
   });
 
   it('refuses a cursor issued for other filters', async () => {

@@ -1,10 +1,12 @@
 /**
  * What every request is held to, whatever the operation (see *Requests and responses*): bodies must be JSON
- * (`415`), valid JSON (`E_MALFORMED_JSON`) and at most 1 MiB (`413`, also when sent chunked); unknown paths are `404`, known paths with
- * another method `405` with `Allow`; `x-request-id` is echoed, or generated when absent. These requests are
- * malformed on purpose, so they are sent raw — through the same contract check as the client's.
+ * (`415`), valid JSON (`E_MALFORMED_JSON`, bytes that are not UTF-8 included) and at most 1 MiB (`413`, also when
+ * sent chunked); unknown paths are `404`, known paths with another method `405` with `Allow`; `x-request-id` is
+ * echoed, or generated when absent. These requests are malformed on purpose, so they are sent raw — through the
+ * same contract check as the client's. Requests refused before routing are in refusals-before-routing.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { contractFacts } from '../generated/contract-facts.ts';
 import { contractOperations, documents } from './support/contract.ts';
 import { api, customerRequest, newCompany, newIdempotencyKey, simulation } from './support/fixtures.ts';
 import { rawRequest } from './support/observe.ts';
@@ -62,7 +64,7 @@ describe('request bodies', () => {
     '%s refuses a body over 1 MiB: 413 E_PAYLOAD_TOO_LARGE',
     async (_id, operation) => {
       // Valid JSON, so that only the size is wrong.
-      const body = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) });
+      const body = JSON.stringify({ padding: 'x'.repeat(contractFacts.limits.requestBodyMaxBytes) });
       const response = await rawRequest({
         method: 'POST',
         path: operation.path,
@@ -89,6 +91,28 @@ describe('request bodies', () => {
       }
     },
   );
+
+  // JSON is UTF-8 (RFC 8259): bytes that are not are not JSON, whatever a lenient decoder would make of them.
+  it.each([
+    ['two bytes that start no character', [0xff, 0xfe]],
+    ['an overlong encoding of "/"', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['a sequence cut short', [0xe2, 0x82]],
+  ])('refuses a body that is not UTF-8 with 400 E_MALFORMED_JSON, and creates nothing: %s', async (_label, bad) => {
+    const customer = customerRequest();
+    const [before, after] = JSON.stringify({ ...customer, firstName: 'PLACEHOLDER' }).split('PLACEHOLDER') as [string, string];
+    const encoder = new TextEncoder();
+    const body = new Uint8Array([...encoder.encode(`${before}Ad`), ...bad, ...encoder.encode(after)]);
+    const response = await rawRequest({
+      method: 'POST',
+      path: '/v1/partner/customers',
+      headers: { 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
+      body,
+    });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_MALFORMED_JSON']);
+    // Not stored with the bytes replaced (U+FFFD): no customer has the email.
+    expect((await api.listCustomers({ email: customer.email })).payload.data).toEqual([]);
+  });
 
   it('counts a chunked body while reading it: over 1 MiB is 413 E_PAYLOAD_TOO_LARGE', async () => {
     // No Content-Length to refuse up front: 17 chunks of 64 KiB, the last of which passes the limit.
@@ -166,10 +190,11 @@ describe('x-request-id', () => {
     expect(response.headers.get('x-request-id')).toMatch(/^[!-~]{1,200}$/);
   });
 
-  it('is refused when it is not 1 to 200 visible ASCII characters', async () => {
+  it('is refused when it is not 1 to 200 visible ASCII characters, and the answer carries a generated one', async () => {
     const response = await rawRequest({ method: 'GET', path: '/v1/partner/reference/states', requestId: 'r'.repeat(201) });
     expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
     expect(response.details).toContainEqual(expect.objectContaining({ in: 'header', field: '/x-request-id' }));
+    expect(response.headers.get('x-request-id')).toMatch(/^[!-~]{1,200}$/);
   });
 });
 

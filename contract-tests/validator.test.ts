@@ -3,7 +3,7 @@
  * against any target. Each case breaks one promise of the contract and must be caught.
  */
 import { describe, expect, it } from 'vitest';
-import { checkResponse } from './support/check-response.ts';
+import { checkRefusal, checkResponse } from './support/check-response.ts';
 import { contractOperation, contractOperations, exampleValue, matchRoute } from './support/contract.ts';
 
 const customerCreated = exampleValue('CustomerCreated');
@@ -57,6 +57,36 @@ describe('the response check', () => {
     });
     expect(checkResponse({ kind: 'method-not-allowed', allow: ['GET'] }, observed(405, {})).problems.join()).toMatch(/Allow/);
     expect(checkResponse({ kind: 'method-not-allowed', allow: ['GET'] }, observed(405, { allow: 'GET' })).problems).toEqual([]);
+  });
+});
+
+describe('the check of a refusal before routing', () => {
+  const refusal = (status: number, code: string, headers: Record<string, string> = {}, requestId = 'req_new') => ({
+    status,
+    headers: new Headers({ 'content-type': 'application/json', 'x-request-id': 'req_new', connection: 'close', ...headers }),
+    body: new TextEncoder().encode(JSON.stringify({ payload: null, error: { code, message: 'x', requestId } })),
+    answeredBy: { kind: 'before-routing' } as const,
+  });
+
+  it('accepts one as the contract describes it', () => {
+    expect(checkRefusal(refusal(431, 'E_HEADERS_TOO_LARGE')).problems).toEqual([]);
+  });
+
+  it.each([
+    ['a code its table does not give that status', refusal(408, 'E_MALFORMED_REQUEST'), /not a refusal of the table/],
+    ['a connection kept open', refusal(400, 'E_MALFORMED_REQUEST', { connection: 'keep-alive' }), /Connection/],
+    ['RateLimit-* headers', refusal(417, 'E_EXPECTATION_FAILED', rateLimitHeaders), /ratelimit-limit/],
+    ['an error requestId other than x-request-id', refusal(400, 'E_MALFORMED_REQUEST', {}, 'req_else'), /error.requestId/],
+    ['a body that is not the envelope', { ...refusal(400, 'E_MALFORMED_REQUEST'), body: new TextEncoder().encode('Bad Request') }, /not JSON/],
+  ] as const)('catches %s', (_what, observed, expected) => {
+    expect(checkRefusal(observed).problems.join('\n')).toMatch(expected);
+  });
+
+  it("holds the 413 of a body over 1 MiB to its operation's response too", () => {
+    const route = { kind: 'operation', operation: contractOperation('createCustomer'), pathParams: {} } as const;
+    const tooLarge = { ...refusal(413, 'E_PAYLOAD_TOO_LARGE'), answeredBy: { kind: 'operation', route } } as const;
+    expect(checkRefusal(tooLarge).problems.join('\n')).toMatch(/ratelimit-limit is missing/);
+    expect(checkRefusal({ ...tooLarge, headers: new Headers({ ...Object.fromEntries(tooLarge.headers), ...rateLimitHeaders }) }).problems).toEqual([]);
   });
 });
 

@@ -83,8 +83,17 @@ export function exampleValue<T = Record<string, unknown>>(name: string): T {
  */
 export function tagTable(tagName: string, columns: readonly string[]): Record<string, string>[] {
   const tags = (contractDocument.tags as { name: string; description?: string }[] | undefined) ?? [];
-  const description = tags.find((tag) => tag.name === tagName)?.description ?? '';
-  const lines = description.split('\n').map((line) => line.trim());
+  return markdownTable(tags.find((tag) => tag.name === tagName)?.description ?? '', columns);
+}
+
+/** The rows of a table in the API's own description (`info.description`), e.g. *Refusals before routing*. */
+export function descriptionTable(columns: readonly string[]): Record<string, string>[] {
+  return markdownTable((contractDocument.info as { description?: string }).description ?? '', columns);
+}
+
+/** The rows of the first Markdown table in `text` whose header has these column names. */
+function markdownTable(text: string, columns: readonly string[]): Record<string, string>[] {
+  const lines = text.split('\n').map((line) => line.trim());
   const cells = (line: string) =>
     line
       .replace(/^\|/, '')

@@ -59,7 +59,8 @@ export function buildCoverage(records: RunRecord[], target: TargetInfo): Coverag
       responses += 1;
       violations += line.violations;
       if (line.operationId === null) {
-        const what = `${line.status} (${line.status === 405 ? 'wrong method' : line.status === 404 ? 'unknown path' : 'no operation'})`;
+        // Answers no operation gave: routing's own (unknown path, wrong method), or a refusal before routing.
+        const what = `${line.status} (${line.status === 405 ? 'wrong method' : line.status === 404 ? 'unknown path' : 'refused before routing'})`;
         outside.set(what, (outside.get(what) ?? 0) + 1);
       } else {
         const key = `${line.operationId} ${line.status}`;

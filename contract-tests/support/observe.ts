@@ -42,6 +42,11 @@ export function recordSkip(check: string, reason: string, pairs: { operationId: 
   record({ kind: 'skip', file: currentTestFile(), check, reason, pairs });
 }
 
+/** Keeps what a response broke, for the per-file setup to fail the test during which it was received. */
+export function noteProblems(what: string, problems: string[]): void {
+  if (problems.length > 0) pendingViolations.push(`${what} breaks the contract:\n  - ${problems.join('\n  - ')}`);
+}
+
 /** The violations seen since the last call (the per-file setup fails the test with them). */
 export function takeViolations(): string[] {
   return pendingViolations.splice(0);
@@ -69,11 +74,7 @@ async function observe(request: Request, sentRequestId: string | null, response:
   const body = new Uint8Array(await response.clone().arrayBuffer());
   const verdict = checkResponse(route, { status: response.status, headers: response.headers, body, sentRequestId });
   const operationId = route.kind === 'operation' ? route.operation.operationId : null;
-  if (verdict.problems.length > 0) {
-    pendingViolations.push(
-      `${request.method} ${url.pathname} → ${response.status} (${operationId ?? 'no operation'}) breaks the contract:\n  - ${verdict.problems.join('\n  - ')}`,
-    );
-  }
+  noteProblems(`${request.method} ${url.pathname} → ${response.status} (${operationId ?? 'no operation'})`, verdict.problems);
   record({
     kind: 'response',
     file: currentTestFile(),
@@ -88,7 +89,7 @@ async function observe(request: Request, sentRequestId: string | null, response:
 
 let nextSlot = 0;
 /** Spaces requests out to the target's pace (files run one at a time, so one worker's pace is the run's). */
-async function pace(): Promise<void> {
+export async function pace(): Promise<void> {
   if (target.maxRequestsPerSecond === null) return;
   const now = Date.now();
   const slot = Math.max(now, nextSlot);
@@ -121,6 +122,8 @@ export interface RawCall {
 export interface RawResult {
   status: number;
   headers: Headers;
+  /** The body as received, and as text. */
+  bytes: Uint8Array;
   text: string;
   /** The parsed body when it was JSON. */
   json: unknown;
@@ -149,11 +152,13 @@ export async function rawRequest(call: RawCall): Promise<RawResult> {
   await pace();
   const response = await fetch(request);
   const json = await observe(request, requestId, response);
-  const text = await response.text();
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
   const error = (json as { error?: { code?: unknown; details?: unknown } } | undefined)?.error;
   return {
     status: response.status,
     headers: response.headers,
+    bytes,
     text,
     json,
     errorCode: typeof error?.code === 'string' ? error.code : undefined,

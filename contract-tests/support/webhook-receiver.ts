@@ -5,7 +5,7 @@
  * deliveries and steer the answers through `/_receiver/…`, which only the suite calls.
  *
  * It answers 204 to every delivery, except the ones a test asked it to refuse (500), to make the target retry
- * and so deliver the same event twice.
+ * and so deliver the same event twice: the next few deliveries of a company, or every other one.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +32,10 @@ interface RefusalRule {
   /** A substring of the raw body, typically a company id. */
   contains: string;
   remaining: number;
+  /** Every other matching delivery is refused, starting with the first: each event is refused once, then accepted. */
+  alternate: boolean;
+  /** With `alternate`: the next matching delivery is let through. */
+  passNext: boolean;
 }
 
 const maxBodyBytes = 1024 * 1024;
@@ -55,16 +59,18 @@ export async function startWebhookReceiver(options: { port: number; host: string
       if (url.pathname === '/_receiver/refusals' && request.method === 'POST') {
         const rule = JSON.parse(body || '{}') as Partial<RefusalRule> & { count?: number };
         if (typeof rule.contains !== 'string' || rule.contains.length === 0) {
-          response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"send {\\"contains\\": \\"…\\", \\"count\\": N}"}');
+          response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"send {\\"contains\\": \\"…\\", \\"count\\": N, \\"alternate\\": false}"}');
           return;
         }
-        refusals.push({ contains: rule.contains, remaining: rule.count ?? 1 });
+        refusals.push({ contains: rule.contains, remaining: rule.count ?? 1, alternate: rule.alternate === true, passNext: false });
         response.writeHead(204).end();
         return;
       }
-      const refusal = refusals.find((rule) => rule.remaining > 0 && body.includes(rule.contains));
-      if (refusal) refusal.remaining -= 1;
-      const answeredStatus = refusal ? 500 : 204;
+      const rule = refusals.find((candidate) => candidate.remaining > 0 && body.includes(candidate.contains));
+      const refused = rule !== undefined && !rule.passNext;
+      if (rule && refused) rule.remaining -= 1;
+      if (rule?.alternate) rule.passNext = !rule.passNext;
+      const answeredStatus = refused ? 500 : 204;
       if (deliveries.length >= maxDeliveries) deliveries.shift();
       deliveries.push({
         sequence: ++sequence,

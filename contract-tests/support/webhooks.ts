@@ -29,12 +29,15 @@ export async function deliveriesContaining(text: string): Promise<ReceivedDelive
   return ((await response.json()) as { deliveries: ReceivedDelivery[] }).deliveries;
 }
 
-/** Makes the receiver answer 500 to the next `count` deliveries whose body contains `text`. */
-export async function refuseDeliveries(text: string, count = 1): Promise<void> {
+/**
+ * Makes the receiver answer 500 to the next `count` deliveries whose body contains `text`; with `alternate`, to
+ * every other one of them (the first, the third…) until `count` were refused.
+ */
+export async function refuseDeliveries(text: string, count = 1, options: { alternate?: boolean } = {}): Promise<void> {
   const response = await fetch(`${receiverUrl()}/_receiver/refusals`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ contains: text, count }),
+    body: JSON.stringify({ contains: text, count, alternate: options.alternate === true }),
   });
   if (response.status !== 204) throw new Error(`The receiver refused the refusal rule: ${response.status}`);
 }
