@@ -22,15 +22,36 @@ import { buildMock, startMockProcess, type MockProcess } from '../mock/launch/mo
 import { redisServerPath, startRedisServer, type RedisServer } from '../tests/support/redis-server.ts';
 import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '10' },
-    creates: { type: 'string', default: '1000000' },
-    stores: { type: 'string', default: 'memory,sqlite,redis' },
-    baseline: { type: 'string' },
-  },
-});
+const usage = `Usage: npm run bench -- [--duration S] [--connections N] [--creates N] [--stores memory,sqlite,redis] [--baseline DIR]
+
+  --duration S      seconds measured per target and operation, after a 2 s warm-up (default 10)
+  --connections N   concurrent connections of the load (default 10)
+  --creates N       idempotent creates of the memory measurement; 0 leaves it out (default 1000000)
+  --stores LIST     stores to measure besides memory, the baseline of the ratios (default memory,sqlite,redis)
+  --baseline DIR    also measure the mock of another checkout, each target right after its twin, and print the ratios
+  --help            this text`;
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        duration: { type: 'string', default: '10' },
+        connections: { type: 'string', default: '10' },
+        creates: { type: 'string', default: '1000000' },
+        stores: { type: 'string', default: 'memory,sqlite,redis' },
+        baseline: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+})();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 const baselineRoot = values.baseline;
 const stores = new Set(['memory', ...(values.stores ?? '').split(',').map((store) => store.trim())]);
 const duration = Number(values.duration);

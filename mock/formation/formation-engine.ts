@@ -59,8 +59,11 @@ export function createFormationEngine(options: FormationEngineOptions): Formatio
   const serially = companyQueue();
   const context = (partnerId: string): LifecycleContext => ({ partnerId, documents, destinations });
   const scheduleAfter = (dueAt: number): NextStep => ({ dueAt: auto ? dueAt + timeline.stepDelayMs : never });
-  const commit = (claim: StepClaim, change: CompanyChange | undefined, next: NextStep) =>
-    store.write((tx) => commitStep(tx, claim, change, next, Date.now(), options.storeEvents));
+  // Each body takes its time from outside: a body may run again, and must read the same keys each time.
+  const commit = (claim: StepClaim, change: CompanyChange | undefined, next: NextStep) => {
+    const now = Date.now();
+    return store.write((tx) => commitStep(tx, claim, change, next, now, options.storeEvents));
+  };
   const readState = (partnerId: string, companyId: string) => store.read((tx) => companyState(tx, partnerId, companyId));
 
   /** Takes one due step under its claim; a claim lost meanwhile (another process took the step) changes nothing. */
@@ -79,7 +82,8 @@ export function createFormationEngine(options: FormationEngineOptions): Formatio
     pollMs: options.pollMs,
     onError: (error) => logger.error({ err: error }, 'formation timeline failed; retrying'),
     async work() {
-      const claims = await store.hold((tx) => claimDue(tx, Date.now(), stepLeaseMs, claimBatch));
+      const now = Date.now();
+      const claims = await store.hold((tx) => claimDue(tx, now, stepLeaseMs, claimBatch));
       const results = await Promise.allSettled(claims.map(runStep));
       for (const [index, result] of results.entries()) {
         // The claim is kept until its lease runs out, so the step is tried again then, by this process or another.
@@ -97,7 +101,9 @@ export function createFormationEngine(options: FormationEngineOptions): Formatio
 
   return {
     start(tx, partnerId, company) {
-      const dueAt = auto ? Date.now() + timeline.stepDelayMs : never;
+      // From the company's own time, not the clock: this runs inside the create's transaction body.
+      const dueAt = auto ? Date.parse(company.createdAt) + timeline.stepDelayMs : never;
+      if (Number.isNaN(dueAt)) throw new Error(`company ${company.serviceCompanyId} has no valid createdAt`);
       insertCompany(tx, partnerId, company);
       insertStep(tx, partnerId, company.serviceCompanyId, dueAt);
       // Early is harmless (the scheduler finds nothing due and waits again), so before the commit is fine.
@@ -159,7 +165,8 @@ function createSimulation(deps: SimulationDeps) {
   const claimFor = async (partnerId: string, companyId: string): Promise<StepClaim | 'none'> => {
     const deadline = Date.now() + busyWaitMs;
     for (;;) {
-      const claim = await store.hold((tx) => claimCompany(tx, partnerId, companyId, Date.now(), stepLeaseMs));
+      const now = Date.now();
+      const claim = await store.hold((tx) => claimCompany(tx, partnerId, companyId, now, stepLeaseMs));
       if (claim !== 'busy') return claim;
       if (Date.now() > deadline) {
         throw new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The formation is being advanced by another request; retry after Retry-After.', undefined, { 'retry-after': '1' });

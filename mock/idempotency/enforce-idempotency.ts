@@ -47,10 +47,13 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
     if (key instanceof ApiError) return respond(exchange, key);
     const lock: IdempotencyLock = { partnerId: exchange.partner?.id ?? '', scope: `${operation.operationId}:${key}`, owner: `${ownerPrefix}.${(requests += 1)}` };
     const fingerprint = fingerprintOf(exchange.body.kind === 'json' ? exchange.body.value : undefined, exchange.rawBody);
-    const begun = await store.hold((tx) => records.begin(tx, lock, fingerprint, Date.now(), idempotencyLockMs));
+    // Every body takes its time from outside: a body runs again on a change, and must read the same keys each time.
+    const beganAt = Date.now();
+    const begun = await store.hold((tx) => records.begin(tx, lock, fingerprint, beganAt, idempotencyLockMs));
     if (!begun.began) return answerTaken(exchange, begun.record, fingerprint);
     exchange.idempotentReplayed = 'false';
-    const renewal = setInterval(() => void store.hold((tx) => records.renew(tx, lock, Date.now(), idempotencyLockMs)).catch(() => undefined), renewEveryMs);
+    const renew = (now: number) => store.hold((tx) => records.renew(tx, lock, now, idempotencyLockMs));
+    const renewal = setInterval(() => void renew(Date.now()).catch(() => undefined), renewEveryMs);
     renewal.unref();
     try {
       await next();
@@ -63,13 +66,17 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
   /** The change, its answer and the record of the answer, in one transaction. */
   async function commitChange(exchange: Exchange, lock: IdempotencyLock): Promise<void> {
     const change = exchange.change as NonNullable<Exchange['change']>;
+    const completedAt = Date.now();
     try {
       await store.write(function (tx) {
-        exchange.response = answerOf(exchange, change(tx));
+        const reply = change(tx);
+        // Sure to run again: only what completing reads matters (fetched with the change's reads), not the answer.
+        if (tx.rerun) return void records.complete(tx, lock, { status: 0, headers: {}, body: '' }, completedAt);
+        exchange.response = answerOf(exchange, reply);
         options.finalise(exchange);
         const answer = exchange.response;
         if (answer.status >= 500) throw new NotStorable();
-        if (!(records.complete(tx, lock, storedFrom(answer), Date.now()))) throw new LockLost();
+        if (!(records.complete(tx, lock, storedFrom(answer), completedAt))) throw new LockLost();
       });
     } catch (error) {
       if (error instanceof ApiError) {
@@ -89,7 +96,8 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
     // leave the key free for the retry after Retry-After just the same.
     if (!answer || answer.status >= 500 || answer.status === 429) return abandon(lock);
     try {
-      const stored = await store.write((tx) => records.complete(tx, lock, storedFrom(answer), Date.now()));
+      const completedAt = Date.now();
+      const stored = await store.write((tx) => records.complete(tx, lock, storedFrom(answer), completedAt));
       if (!stored) logger.warn({ requestId: exchange.requestId }, 'the answer of a create was not stored for replay: its key was taken over (the request outlived its lock) or reset');
     } catch (error) {
       // A refusal changed nothing: it is still the answer, though a retry with this key will run again.

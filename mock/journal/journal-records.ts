@@ -45,17 +45,14 @@ export interface JournalPage {
 /**
  * A run of consecutive requests, appended together, stored as one entry under the position of its first: the
  * journal is written at every request, and one store write per batch costs a fraction of one per request. A
- * request's position is its chunk's plus its index in it.
+ * request's position is its chunk's plus its index in it. A chunk is the UTF-8 JSON of its records, an array in
+ * which `null` stands where a partner's reset removed one (the others keep their positions), stored as bytes: each
+ * record is turned into JSON once, and the chunk's size is its length.
  */
-interface Chunk {
-  /** Its records' JSON, in bytes. */
-  bytes: number;
-  /** `null` where a partner's reset removed one: the others keep their positions. */
-  records: (RequestRecord | null)[];
-}
+type Chunk = (RequestRecord | null)[];
 
 /** First position → chunk, oldest first. No index beside: the journal is read a page at a time. */
-const chunks = table<Chunk>('journal_chunks', { ordered: true });
+const chunks = table<Uint8Array>('journal_chunks', { ordered: true, bytes: true });
 const totals = table<number>('journal_totals');
 const bytesKey = 'chunk_bytes';
 /** Chunks dropped per round while the journal is over its budget. */
@@ -71,32 +68,45 @@ const chunkShare = 1 / 32;
 export function appendRequests(tx: Tx, records: readonly RequestRecord[], maxBytes: number): void {
   if (records.length === 0) return;
   const made = chunksOf(records, Math.floor(maxBytes * chunkShare));
-  const addedBytes = made.reduce((sum, chunk) => sum + chunk.bytes, 0);
+  const addedBytes = made.reduce((sum, chunk) => sum + chunk.bytes.byteLength, 0);
   const total = (tx.get(totals, bytesKey, { snapshot: true }) ?? 0) + addedBytes;
   // The oldest go first, before the new ones are written: the scan then has no pending write to merge.
   const dropped = total > maxBytes ? dropOldest(tx, total - Math.floor(maxBytes * (1 - dropMargin))) : 0;
   let position = tx.allocate('journal', records.length);
   for (const chunk of made) {
-    tx.put(chunks, key(position), chunk);
-    position += chunk.records.length;
+    tx.put(chunks, key(position), chunk.bytes);
+    position += chunk.count;
   }
   // A batch larger than the whole budget (only with the smallest budgets): its own oldest chunks go too.
   const over = total - dropped - maxBytes;
   tx.add(totals, bytesKey, addedBytes - dropped - (over > 0 ? dropOldest(tx, over) : 0));
 }
 
-/** The records in order, cut into chunks of at most `maxChunkBytes` (one record at least). */
-function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): Chunk[] {
-  const made: Chunk[] = [];
-  let current: Chunk | undefined;
+/** The records in order, cut into chunks of at most `maxChunkBytes` (one record at least), encoded. */
+function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): { bytes: Uint8Array; count: number }[] {
+  const made: { bytes: Uint8Array; count: number }[] = [];
+  let texts: string[] = [];
+  let size = 2;
+  const close = () => made.push({ bytes: Buffer.from(`[${texts.join(',')}]`), count: texts.length });
   for (const record of records) {
-    const bytes = Buffer.byteLength(JSON.stringify(record));
-    if (current === undefined || current.bytes + bytes > maxChunkBytes) made.push((current = { bytes: 0, records: [] }));
-    current.records.push(record);
-    current.bytes += bytes;
+    const text = JSON.stringify(record);
+    // Its bytes and a comma.
+    const bytes = Buffer.byteLength(text) + 1;
+    if (texts.length > 0 && size + bytes > maxChunkBytes) {
+      close();
+      texts = [];
+      size = 2;
+    }
+    texts.push(text);
+    size += bytes;
   }
+  close();
   return made;
 }
+
+const decoder = new TextDecoder();
+const recordsOf = (chunk: Uint8Array): Chunk => JSON.parse(decoder.decode(chunk)) as Chunk;
+const encode = (records: Chunk): Uint8Array => Buffer.from(JSON.stringify(records));
 
 /** Drops the oldest chunks until at least `bytes` are freed, or none is left; the bytes freed. */
 function dropOldest(tx: Tx, bytes: number): number {
@@ -105,9 +115,9 @@ function dropOldest(tx: Tx, bytes: number): number {
     // Not a snapshot: two processes dropping the same chunks retry rather than count them twice.
     const oldest = tx.scan(chunks, within([], { limit: dropSlice }));
     for (let i = 0; i < oldest.length && freed < bytes; i += 1) {
-      const { key: chunkKey, value } = oldest[i] as { key: string; value: Chunk };
+      const { key: chunkKey, value } = oldest[i] as { key: string; value: Uint8Array };
       tx.delete(chunks, chunkKey);
-      freed += value.bytes;
+      freed += value.byteLength;
     }
     if (oldest.length < dropSlice) break;
   }
@@ -127,16 +137,17 @@ export function journalPage(tx: Tx, { limit, before, operationId, status, partne
   let high = before;
   scanning: for (;;) {
     const read = tx.scan(chunks, within([], { ...(high === undefined ? {} : { before: [high] }), reverse: true, limit: chunksPerRead }), { snapshot: true });
-    for (const { key: chunkKey, value } of read as readonly { key: string; value: Chunk }[]) {
+    for (const { key: chunkKey, value } of read as readonly { key: string; value: Uint8Array }[]) {
       const first = numberPart(chunkKey, 0);
-      for (let index = value.records.length - 1; index >= 0; index -= 1) {
+      const records = recordsOf(value);
+      for (let index = records.length - 1; index >= 0; index -= 1) {
         const position = first + index;
         if (before !== undefined && position >= before) continue;
         if (examined >= examinable || found.length >= limit) {
           more = true;
           break scanning;
         }
-        const record = value.records[index];
+        const record = records[index];
         if (!record) continue;
         examined += 1;
         lastExamined = position;
@@ -160,13 +171,18 @@ export function forgetRequests(tx: Tx, partnerId: string, limit: number, after?:
   const examined = tx.scan(chunks, within([], { ...(after === undefined ? {} : { after: [after] }), limit }));
   let freed = 0;
   for (const { key: chunkKey, value } of examined) {
-    if (!value.records.some((record) => record?.partnerId === partnerId)) continue;
+    const before = recordsOf(value);
+    if (!before.some((record) => record?.partnerId === partnerId)) continue;
     // The partner's requests become holes, so that the others keep their positions (a cursor holds one).
-    const records = value.records.map((record) => (record?.partnerId === partnerId ? null : record));
-    const bytes = records.reduce((sum, record) => sum + (record ? Buffer.byteLength(JSON.stringify(record)) : 0), 0);
-    freed += value.bytes - bytes;
-    if (bytes === 0) tx.delete(chunks, chunkKey);
-    else tx.put(chunks, chunkKey, { bytes, records });
+    const records = before.map((record) => (record?.partnerId === partnerId ? null : record));
+    if (records.every((record) => record === null)) {
+      tx.delete(chunks, chunkKey);
+      freed += value.byteLength;
+    } else {
+      const bytes = encode(records);
+      tx.put(chunks, chunkKey, bytes);
+      freed += value.byteLength - bytes.byteLength;
+    }
   }
   tx.add(totals, bytesKey, -freed);
   return examined.length < limit ? undefined : numberPart((examined.at(-1) as { key: string }).key, 0);

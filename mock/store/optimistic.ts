@@ -15,12 +15,17 @@ import { StoreError } from './store-error.ts';
 import type { Table, TxBody } from './store.ts';
 import { guessed, Transaction, type Mode, type Source, type TableReads, type Versioned, type VersionedEntry, type Write } from './transaction.ts';
 
-/** What a backend read over the network answers: values with their versions. */
+/** Reads to make over the network, all in one round trip. */
+export interface RemoteReads {
+  gets: readonly { table: Table<unknown>; key: string }[];
+  scans: readonly { table: Table<unknown>; range: KeyRange }[];
+  /** Numbers to take from counters: each answers the first of `count` new ones. */
+  allocations: readonly { counter: string; count: number }[];
+}
+
+/** What a backend read over the network answers, in the order asked: values with their versions, ranges, numbers. */
 export interface RemoteSource {
-  /** The values of keys of any tables, in the order asked. */
-  get(items: readonly { table: Table<unknown>; key: string }[]): Promise<(Versioned | undefined)[]>;
-  scan(table: Table<unknown>, range: KeyRange): Promise<VersionedEntry[]>;
-  allocate(counter: string, count: number): Promise<number>;
+  fetch(reads: RemoteReads): Promise<{ values: (Versioned | undefined)[]; ranges: VersionedEntry[][]; firsts: number[] }>;
 }
 
 /** What an optimistic backend commits: false, and nothing written, when something read has changed meanwhile. */
@@ -104,21 +109,35 @@ class Fetched implements Source {
     return 1;
   }
 
-  /** Fetches every miss of the run, at once. */
+  /** Fetches every miss of the run, in one round trip. */
   async fetchMisses(remote: RemoteSource): Promise<void> {
     const gets = this.misses.filter((miss) => miss.kind === 'get');
-    await Promise.all([
-      gets.length === 0 ? undefined : remote.get(gets).then((found) => gets.forEach(({ table, key }, index) => this.valuesOf(table).set(key, found[index]))),
-      ...this.misses.map(async (miss) => {
-        if (miss.kind === 'scan') this.ranges.set(miss.id, await remote.scan(miss.table, miss.range));
-        else if (miss.kind === 'allocate') {
-          const first = await remote.allocate(miss.counter, miss.count);
-          let taken = this.allocated.get(miss.counter);
-          if (!taken) this.allocated.set(miss.counter, (taken = []));
-          taken[miss.index] = { count: miss.count, first };
-        }
-      }),
-    ]);
+    const scans = this.misses.filter((miss) => miss.kind === 'scan');
+    const allocations = this.misses.filter((miss) => miss.kind === 'allocate');
+    const { values, ranges, firsts } = await remote.fetch({ gets, scans, allocations });
+    // What is fetched is newer than what was: a key's value and the ranges holding it are kept at one version, so
+    // that a body reading a key both ways sees one state. A range fetched now updates the keys in it; a key fetched
+    // now drops a range fetched earlier that holds it at another version (it is fetched again if read again).
+    gets.forEach(({ table, key }, index) => {
+      const found = values[index];
+      this.valuesOf(table).set(key, found);
+      for (const [id, entries] of this.ranges) {
+        if (!id.startsWith(`${table.name}\u0002`)) continue;
+        const held = entries.find((entry) => entry.key === key);
+        if (held && held.version !== found?.version) this.ranges.delete(id);
+      }
+    });
+    scans.forEach(({ table, id }, index) => {
+      const entries = ranges[index] ?? [];
+      this.ranges.set(id, entries);
+      const known = this.valuesOf(table);
+      for (const entry of entries) known.set(entry.key, { value: entry.value, version: entry.version });
+    });
+    allocations.forEach(({ counter, count, index }, at) => {
+      let taken = this.allocated.get(counter);
+      if (!taken) this.allocated.set(counter, (taken = []));
+      taken[index] = { count, first: firsts[at] as number };
+    });
   }
 
   private miss(id: string, make: () => Miss): void {
@@ -164,11 +183,13 @@ export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, co
       }
       const writes = mode !== 'read' && !tx.isReadOnly;
       if (!fetched.guessing) {
+        // A key seen at two versions, fetched in different rounds: everything is fetched again, in a new attempt.
+        if (tx.rerun) break;
         if (!writes || (await commit(tx.reads, tx.writes))) return value as T;
         break;
       }
       // Every guess a key read as absent, which the commit checks: committed as it is when they were right.
-      if (ended && writes && !fetched.uncheckable && !tx.guessedUnchecked && (await commit(tx.reads, tx.writes))) return value as T;
+      if (ended && writes && !tx.rerun && (await commit(tx.reads, tx.writes))) return value as T;
       await fetched.fetchMisses(remote);
     }
     if (attempt === maxAttempts) throw new StoreError(`the store ${description} is too busy: a transaction met concurrent changes ${maxAttempts} times; retry later`);

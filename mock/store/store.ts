@@ -82,6 +82,12 @@ export interface Tx {
   delete(table: Table<unknown>, key: string): void;
   /** Adds to a number (absent: 0) without reading it, so that concurrent adders never retry each other. */
   add(table: Table<number>, key: string, delta: number): void;
+  /**
+   * Whether this run of the body is sure to be run again (on Redis: it read a guess its commit cannot check), so
+   * that what it returns and writes is thrown away: work that decides neither what is read nor what is written may
+   * be skipped. Always false on memory and SQLite.
+   */
+  readonly rerun: boolean;
 }
 
 export type TxBody<T> = (tx: Tx) => T;

@@ -26,6 +26,8 @@ export interface VersionedEntry extends Versioned {
  * they are, with no wrapper to allocate on the hot path.
  */
 export interface Source {
+  /** Whether a read answered a guess the commit cannot check (a range, a number): the run is made again. */
+  readonly uncheckable?: boolean;
   get(table: Table<unknown>, key: string): unknown;
   getMany(table: Table<unknown>, keys: readonly string[]): unknown[];
   scan(table: Table<unknown>, range: KeyRange): VersionedEntry[];
@@ -102,6 +104,11 @@ export class Transaction implements Tx {
   private read: Map<string, TableReads> | undefined;
   /** Whether a guess was read as a snapshot: the commit does not check it, so it may not commit on guesses. */
   guessedUnchecked = false;
+  /**
+   * Whether a key was seen at two versions (a versioned source only): by itself and in a range fetched rounds
+   * apart, or guessed beside a fetched value. The body saw no one state, so the run is never committed.
+   */
+  inconsistent = false;
 
   /** `versioned`: the source answers with versions, which the commit checks (a backend other processes write). */
   constructor(
@@ -112,6 +119,10 @@ export class Transaction implements Tx {
 
   get isReadOnly(): boolean {
     return this.written === undefined;
+  }
+
+  get rerun(): boolean {
+    return this.guessedUnchecked || this.inconsistent || this.source.uncheckable === true;
   }
 
   /** Its writes, one per key written. */
@@ -200,7 +211,10 @@ export class Transaction implements Tx {
     this.read ??= new Map();
     let entry = this.read.get(table.name);
     if (!entry) this.read.set(table.name, (entry = { table, versions: new Map() }));
-    if (!entry.versions.has(key)) entry.versions.set(key, found?.version ?? 0);
+    const version = found?.version ?? 0;
+    const noted = entry.versions.get(key);
+    if (noted === undefined) entry.versions.set(key, version);
+    else if (noted !== version) this.inconsistent = true;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The Redis backend's scripts: a fixed set of four, generic (a counter is a plain HINCRBY), knowing nothing of customers or webhooks. Each store
- * table is three keys: `pfm:t:NAME` (a hash, key → value), `pfm:v:NAME` (a hash, key → the version written last)
+ * The Redis backend's scripts: a fixed set of three (fetch, commit, clear), generic, knowing nothing of customers
+ * or webhooks. Each store table is three keys: `pfm:t:NAME` (a hash, key → value), `pfm:v:NAME` (a hash, key → the version written last)
  * and, for an ordered table, `pfm:o:NAME` (a sorted set of its keys, all scored 0, so that Redis keeps them in
  * byte order for ranges). `pfm:counter` holds the counters and the version clock; `pfm:tables` names the tables
  * that hold data (what `clear` walks).
@@ -10,37 +10,48 @@
  * conversion keeps 14 digits.
  */
 
-/** [n, then table key per item] → [value, version] per item (nil when absent). */
-export const getLua = `
-local reply = {}
-for i = 0, tonumber(ARGV[1]) - 1 do
-  local t, k = ARGV[2 + i * 2], ARGV[3 + i * 2]
+/**
+ * Everything one round of a transaction's reads missed, in one call: [g, then table key per get; s, then table low
+ * high reverse (1/0) limit per scan; a, then counter count per allocation] → per get its value and version (false
+ * when absent), per scan its entry count then key value version per entry, per allocation the counter's new value.
+ */
+export const fetchLua = `
+local reply, at = {}, 2
+for _ = 1, tonumber(ARGV[1]) do
+  local t, k = ARGV[at], ARGV[at + 1]
+  at = at + 2
   reply[#reply + 1] = redis.call('HGET', 'pfm:t:' .. t, k) or false
   reply[#reply + 1] = redis.call('HGET', 'pfm:v:' .. t, k) or false
 end
-return reply
-`;
-
-/** [table, low, high, reverse (1/0), limit] → [key, value, version] per entry, in the order asked. */
-export const scanLua = `
-local t, low, high, limit = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[5])
-local keys
-if ARGV[4] == '1' then
-  keys = redis.call('ZREVRANGEBYLEX', 'pfm:o:' .. t, '(' .. high, '[' .. low, 'LIMIT', 0, limit)
-else
-  keys = redis.call('ZRANGEBYLEX', 'pfm:o:' .. t, '[' .. low, '(' .. high, 'LIMIT', 0, limit)
-end
-local reply = {}
--- unpack() is bounded by Lua's C stack: values are read a slice of keys at a time.
-for first = 1, #keys, 500 do
-  local last = math.min(first + 499, #keys)
-  local values = redis.call('HMGET', 'pfm:t:' .. t, unpack(keys, first, last))
-  local versions = redis.call('HMGET', 'pfm:v:' .. t, unpack(keys, first, last))
-  for i = 1, last - first + 1 do
-    reply[#reply + 1] = keys[first + i - 1]
-    reply[#reply + 1] = values[i]
-    reply[#reply + 1] = versions[i]
+local scans = tonumber(ARGV[at])
+at = at + 1
+for _ = 1, scans do
+  local t, low, high, reverse, limit = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
+  at = at + 5
+  local keys
+  if reverse == '1' then
+    keys = redis.call('ZREVRANGEBYLEX', 'pfm:o:' .. t, '(' .. high, '[' .. low, 'LIMIT', 0, limit)
+  else
+    keys = redis.call('ZRANGEBYLEX', 'pfm:o:' .. t, '[' .. low, '(' .. high, 'LIMIT', 0, limit)
   end
+  reply[#reply + 1] = #keys
+  -- unpack() is bounded by Lua's C stack: values are read a slice of keys at a time.
+  for first = 1, #keys, 500 do
+    local last = math.min(first + 499, #keys)
+    local values = redis.call('HMGET', 'pfm:t:' .. t, unpack(keys, first, last))
+    local versions = redis.call('HMGET', 'pfm:v:' .. t, unpack(keys, first, last))
+    for i = 1, last - first + 1 do
+      reply[#reply + 1] = keys[first + i - 1]
+      reply[#reply + 1] = values[i]
+      reply[#reply + 1] = versions[i]
+    end
+  end
+end
+local allocations = tonumber(ARGV[at])
+at = at + 1
+for _ = 1, allocations do
+  reply[#reply + 1] = redis.call('HINCRBY', 'pfm:counter', ARGV[at], ARGV[at + 1])
+  at = at + 2
 end
 return reply
 `;

@@ -7,15 +7,14 @@
  */
 import type { Redis } from 'ioredis';
 import { StoreError } from '../store-error.ts';
-import type { KeyRange } from '../keys.ts';
 import type { Store, Table } from '../store.ts';
 import { runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
 import type { TableReads, Versioned, VersionedEntry, Write } from '../transaction.ts';
 import { closeRedis, connectRedis, describeRedisUrl } from './connection.ts';
-import { clearLua, commitLua, getLua, scanLua } from './redis-scripts.ts';
+import { clearLua, commitLua, fetchLua } from './redis-scripts.ts';
 
 /** The version of the key layout, kept in the database (`pfm:layout`): data of another layout is refused. */
-export const layoutVersion = '3';
+export const layoutVersion = '4';
 
 type Call = (command: string, args: readonly (string | number | Buffer)[]) => Promise<unknown>;
 
@@ -28,7 +27,7 @@ export async function openRedisStore(url: string): Promise<Store> {
     await closeRedis(client);
     throw error;
   }
-  for (const [name, lua] of Object.entries({ kvGet: getLua, kvScan: scanLua, kvCommit: commitLua, kvClear: clearLua })) {
+  for (const [name, lua] of Object.entries({ kvFetch: fetchLua, kvCommit: commitLua, kvClear: clearLua })) {
     client.defineCommand(name, { numberOfKeys: 0, lua });
   }
   const { call, shutdown } = guardedCalls(client, description);
@@ -48,27 +47,36 @@ export async function openRedisStore(url: string): Promise<Store> {
 
 function redisSource(call: Call): RemoteSource {
   return {
-    async get(items) {
-      const reply = (await call('kvGetBuffer', [items.length, ...items.flatMap(({ table, key }) => [table.name, key])])) as (Buffer | null)[];
-      return items.map(({ table }, index): Versioned | undefined => {
-        const value = reply[index * 2];
-        return value === null || value === undefined ? undefined : { value: decode(table, value), version: Number(reply[index * 2 + 1]) };
+    async fetch({ gets, scans, allocations }) {
+      // A range of no entries is not asked for: Redis's LIMIT 0 0 would answer every entry.
+      const asked = scans.filter(({ range }) => range.limit > 0);
+      const args: (string | number)[] = [gets.length];
+      for (const { table, key } of gets) args.push(table.name, key);
+      args.push(asked.length);
+      for (const { table, range } of asked) args.push(table.name, range.low, range.high, range.reverse ? 1 : 0, range.limit);
+      args.push(allocations.length);
+      for (const { counter, count } of allocations) args.push(counter, count);
+      const reply = (await call('kvFetchBuffer', args)) as (Buffer | number | null)[];
+      let at = 0;
+      const values = gets.map(({ table }): Versioned | undefined => {
+        const [value, version] = [reply[at], reply[at + 1]];
+        at += 2;
+        return value === null || value === undefined ? undefined : { value: decode(table, value as Buffer), version: Number(version) };
       });
-    },
-    async scan(table, range: KeyRange) {
-      if (range.limit <= 0) return [];
-      const reply = (await call('kvScanBuffer', [table.name, range.low, range.high, range.reverse ? 1 : 0, range.limit])) as (Buffer | null)[];
-      const entries: VersionedEntry[] = [];
-      for (let i = 0; i + 2 < reply.length; i += 3) {
-        // A key listed without its value would be a half-written table: skipped rather than read as null.
-        if (reply[i + 1] === null) continue;
-        entries.push({ key: (reply[i] as Buffer).toString('utf8'), value: decode(table, reply[i + 1] as Buffer), version: Number(reply[i + 2]) });
-      }
-      return entries;
-    },
-    async allocate(counter, count) {
-      const last = Number(await call('hincrby', ['pfm:counter', counter, count]));
-      return last - count + 1;
+      const found = asked.map(({ table }) => {
+        const entries: VersionedEntry[] = [];
+        const count = Number(reply[at]);
+        at += 1;
+        for (let i = 0; i < count; i += 1, at += 3) {
+          // A key listed without its value would be a half-written table: skipped rather than read as null.
+          if (reply[at + 1] === null) continue;
+          entries.push({ key: (reply[at] as Buffer).toString('utf8'), value: decode(table, reply[at + 1] as Buffer), version: Number(reply[at + 2]) });
+        }
+        return entries;
+      });
+      const ranges = scans.map(({ range }) => (range.limit > 0 ? (found.shift() as VersionedEntry[]) : []));
+      const firsts = allocations.map(({ count }) => Number(reply[at++]) - count + 1);
+      return { values, ranges, firsts };
     },
   };
 }
@@ -116,27 +124,29 @@ function decode(table: Table<unknown>, stored: Buffer): unknown {
  */
 function guardedCalls(client: Redis, description: string): { call: Call; shutdown: (disconnect: () => Promise<void>) => Promise<void> } {
   const commands = client as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
+  // Each call waiting for Redis, by the function that fails it: a shutdown fails them all.
   const waiting = new Set<(error: Error) => void>();
   let closing: Promise<void> | undefined;
-  const call: Call = async (command, args) => {
+  const call: Call = (command, args) => {
     const run = commands[command];
-    if (!run) throw new StoreError(`the Redis store has no command ${command}`);
-    if (closing) throw new StoreError(`the Redis store ${description} is closed`);
-    let abandon: (error: Error) => void = () => undefined;
-    const abandoned = new Promise<never>((_, reject) => (abandon = reject));
-    waiting.add(abandon);
-    try {
-      return await Promise.race([run.apply(client, [...args]), abandoned]);
-    } catch (error) {
-      throw new StoreError(`the Redis store ${description} failed: ${(error as Error).message}`, { cause: error });
-    } finally {
-      waiting.delete(abandon);
-    }
+    if (!run) return Promise.reject(new StoreError(`the Redis store has no command ${command}`));
+    if (closing) return Promise.reject(new StoreError(`the Redis store ${description} is closed`));
+    return new Promise((resolve, reject) => {
+      const fail = (error: Error) => {
+        waiting.delete(fail);
+        reject(new StoreError(`the Redis store ${description} failed: ${error.message}`, { cause: error }));
+      };
+      waiting.add(fail);
+      (run.apply(client, args as unknown[]) as Promise<unknown>).then((value) => {
+        waiting.delete(fail);
+        resolve(value);
+      }, fail);
+    });
   };
   const shutdown = (disconnect: () => Promise<void>) =>
     (closing ??= (async () => {
       await disconnect();
-      for (const abandon of waiting) abandon(new Error('the store was closed before Redis answered'));
+      for (const fail of waiting) fail(new Error('the store was closed before Redis answered'));
     })());
   return { call, shutdown };
 }

@@ -22,7 +22,7 @@ import { runNow } from '../transaction.ts';
 import { SqliteSource } from './sqlite-source.ts';
 
 /** The layout of the file; a file of another version is refused (see migrate). */
-export const schemaVersion = 3;
+export const schemaVersion = 4;
 
 interface Waiting {
   body: TxBody<unknown>;

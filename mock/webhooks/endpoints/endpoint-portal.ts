@@ -86,7 +86,8 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
       if (refused.length > 0) throw validationFailed(refused);
       const endpoint = await found(partnerId, endpointId);
       const { status, ...changes } = settings;
-      const updated = (await store.write((tx) => updateEndpoint(tx, { ...endpoint, ...changes, updatedAt: Date.now() }))) ?? endpoint;
+      const updatedAt = Date.now();
+      const updated = (await store.write((tx) => updateEndpoint(tx, { ...endpoint, ...changes, updatedAt }))) ?? endpoint;
       await switchTo(updated, status);
       return view(updated);
     },

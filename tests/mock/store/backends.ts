@@ -1,5 +1,5 @@
 /**
- * The three store backends as the conformance suite opens them: each can open a store; Redis, which several
+ * The store backends as the conformance suite opens them: each can open a store; Redis, which several
  * processes share, a second store on the same data at the same time (another process, as far as it can tell); and
  * SQLite and Redis, whose data outlives the process, the same data again after a close. Each is opened as the
  * records of every feature on it (records.ts).
@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { openMemoryStore } from '../../../mock/store/memory/memory-store.ts';
 import { openStore } from '../../../mock/store/open-store.ts';
 import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { newRemoteData, openRemoteStore } from '../../support/remote-store.ts';
 import { defaultRecordOptions, recordsOn, type RecordOptions, type Records } from './records.ts';
 
 export interface Backend {
-  name: 'memory' | 'sqlite' | 'redis';
+  name: 'memory' | 'sqlite' | 'redis' | 'remote';
   /** Whether it runs here (Redis needs redis-server). */
   enabled: boolean;
   /** Once per file. */
@@ -95,4 +96,26 @@ export function redisBackend(): Backend {
   };
 }
 
-export const allBackends = (): Backend[] => [memoryBackend(), sqliteBackend(), redisBackend()];
+/**
+ * The optimistic runner Redis uses, over a fake remote in this process (tests/support/remote-store.ts): every read a
+ * round trip, every commit checking versions. It runs where redis-server is missing, and shares its data between
+ * stores as Redis does.
+ */
+export function remoteBackend(): Backend {
+  let data = newRemoteData();
+  const open = (options?: Partial<RecordOptions>) => recordsOn(openRemoteStore({ data, latencyMs: 0 }), withDefaults(options));
+  return {
+    name: 'remote',
+    enabled: true,
+    async setUp() {},
+    async tearDown() {},
+    async open(options) {
+      data = newRemoteData();
+      return open(options);
+    },
+    openSecond: async (options) => open(options),
+    reopen: async (options) => open(options),
+  };
+}
+
+export const allBackends = (): Backend[] => [memoryBackend(), sqliteBackend(), redisBackend(), remoteBackend()];

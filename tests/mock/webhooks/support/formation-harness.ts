@@ -53,6 +53,8 @@ export interface HarnessOptions {
    * events cannot be stored (a store error), never to add events of its own.
    */
   wrapStoreEvents?: (storeEvents: StoreEvents) => StoreEvents;
+  /** The store under it all: a memory store by default. */
+  store?: Store;
 }
 
 export type StoreEvents = WebhookOutbox['storeEvents'];
@@ -78,7 +80,7 @@ export interface FormationHarness {
 }
 
 export function formationHarness(options: HarnessOptions = {}): FormationHarness {
-  const store = openMemoryStore({ freeze: true });
+  const store = options.store ?? openMemoryStore({ freeze: true });
   const outbox = webhookOutbox(store, { ...defaultOutboxOptions, ...options.outbox });
   const secret = options.secret ?? newSecret();
   const dispatcher = createWebhookDispatcher({
