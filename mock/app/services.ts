@@ -73,11 +73,13 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   });
   const webhookSecret = config.webhookSecret ?? (await secret(store, 'webhook-secret', newWebhookSecret));
   const poll = isShared(config.store) ? pollMs : undefined;
+  // The memory store's heap is all it has: it bounds what waits for a disabled endpoint. The others keep everything.
+  const maxQueued = config.store.kind === 'memory' ? 10_000 : defaultOutboxOptions.maxQueued;
   const outbox = webhookOutbox(store, {
     ...defaultOutboxOptions,
-    // The memory store's heap is all it has: it bounds what waits for a disabled endpoint. The others keep everything.
-    ...(config.store.kind === 'memory' ? { maxQueued: 10_000 } : {}),
-    onDropped: (event) => logger.error({ ...event, maxQueuedEvents: 10_000 }, 'webhook event dropped: too many events waiting for delivery'),
+    maxQueued,
+    // Only the memory store drops, and it runs each body once: a drop is logged once, as it happened.
+    onDropped: (event) => logger.error({ ...event, maxQueuedEvents: maxQueued }, 'webhook event dropped: too many events waiting for delivery'),
   });
   const dispatcher = createWebhookDispatcher({
     store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs,
