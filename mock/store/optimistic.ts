@@ -48,7 +48,7 @@ const maxGuessesPerRun = 2_000;
  */
 class Fetched implements Source {
   private readonly values = new Map<string, Map<string, Versioned | undefined>>();
-  private readonly ranges = new Map<string, VersionedEntry[]>();
+  private readonly ranges = new Map<string, { range: KeyRange; entries: VersionedEntry[] }>();
   private readonly allocated = new Map<string, { count: number; first: number }[]>();
   private readonly allocations = new Map<string, number>();
   private misses: Miss[] = [];
@@ -93,7 +93,7 @@ class Fetched implements Source {
   scan(table: Table<unknown>, range: KeyRange): VersionedEntry[] {
     const id = `${table.name}\u0002${range.low}\u0002${range.high}\u0002${range.reverse ? 1 : 0}\u0002${range.limit}`;
     const found = this.ranges.get(id);
-    if (found) return found;
+    if (found) return found.entries;
     this.uncheckable = true;
     this.miss(`s\u0002${id}`, () => ({ kind: 'scan', table, range, id }));
     return [];
@@ -115,21 +115,22 @@ class Fetched implements Source {
     const scans = this.misses.filter((miss) => miss.kind === 'scan');
     const allocations = this.misses.filter((miss) => miss.kind === 'allocate');
     const { values, ranges, firsts } = await remote.fetch({ gets, scans, allocations });
-    // What is fetched is newer than what was: a key's value and the ranges holding it are kept at one version, so
-    // that a body reading a key both ways sees one state. A range fetched now updates the keys in it; a key fetched
-    // now drops a range fetched earlier that holds it at another version (it is fetched again if read again).
+    // What is fetched is newer than what was: a key's value and the ranges holding it are kept at one state, so that
+    // a body reading a key both ways sees one. A range fetched now updates the keys in it; a key fetched now drops
+    // a range fetched earlier that holds it at another version, or lacks it where it would be (another process
+    // added it since): such a range is fetched again if read again.
     gets.forEach(({ table, key }, index) => {
       const found = values[index];
       this.valuesOf(table).set(key, found);
-      for (const [id, entries] of this.ranges) {
-        if (!id.startsWith(`${table.name}\u0002`)) continue;
+      for (const [id, { range, entries }] of this.ranges) {
+        if (!id.startsWith(`${table.name}\u0002`) || key < range.low || key >= range.high) continue;
         const held = entries.find((entry) => entry.key === key);
-        if (held && held.version !== found?.version) this.ranges.delete(id);
+        if (held ? held.version !== found?.version : found !== undefined && wouldHold(range, entries, key)) this.ranges.delete(id);
       }
     });
-    scans.forEach(({ table, id }, index) => {
+    scans.forEach(({ table, range, id }, index) => {
       const entries = ranges[index] ?? [];
-      this.ranges.set(id, entries);
+      this.ranges.set(id, { range, entries });
       const known = this.valuesOf(table);
       for (const entry of entries) known.set(entry.key, { value: entry.value, version: entry.version });
     });
@@ -159,6 +160,14 @@ class Fetched implements Source {
     if (!values) this.values.set(table.name, (values = new Map()));
     return values;
   }
+}
+
+/** Whether a range read as `entries` would hold `key` (within its bounds) had it been there: not past its limit. */
+function wouldHold(range: KeyRange, entries: readonly VersionedEntry[], key: string): boolean {
+  if (range.limit <= 0) return false;
+  if (entries.length < range.limit) return true;
+  const last = (entries.at(-1) as VersionedEntry).key;
+  return range.reverse ? key > last : key < last;
 }
 
 const maxAttempts = 50;

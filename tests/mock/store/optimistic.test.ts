@@ -45,4 +45,23 @@ describe('a key read both in a range and by itself', () => {
     });
     expect(await store.read((tx) => tx.get(outcome, 'seen'))).toBe('range 6, alone 6');
   });
+
+  it('is never committed as missing from a range fetched before another process added it, beside its value', async () => {
+    const data = newRemoteData();
+    const store = openRemoteStore({ data, latencyMs: 0 });
+    await store.write((tx) => {
+      tx.put(items, 'a', { n: 1 });
+      tx.put(flags, 'alone', 1);
+    });
+    let runs = 0;
+    await store.write((tx) => {
+      runs += 1;
+      // Another process adds k after the range was fetched (round one), before k is fetched by itself (round two).
+      if (runs === 2) (data.tables.get(items.name) as Map<string, { value: unknown; version: number }>).set('k', { value: { n: 7 }, version: (data.clock += 1) });
+      const inRange = tx.scan(items, within([], { limit: 10 })).map((entry) => entry.key);
+      const alone = tx.get(flags, 'alone') ? tx.get(items, 'k') : undefined;
+      tx.put(outcome, 'seen', `range ${inRange.join(',')}, alone ${alone?.n}`);
+    });
+    expect(await store.read((tx) => tx.get(outcome, 'seen'))).toBe('range a,k, alone 7');
+  });
 });
