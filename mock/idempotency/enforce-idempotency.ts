@@ -17,7 +17,7 @@ import type { Step } from '../pipeline/pipeline.ts';
 import { answerOf, respond } from '../pipeline/reply.ts';
 import type { Store } from '../store/store.ts';
 import { fingerprintOf } from './fingerprint.ts';
-import type { IdempotencyLock, idempotencyRecords, StoredResponse } from './idempotency-records.ts';
+import { completionReads, type IdempotencyLock, type idempotencyRecords, type StoredResponse } from './idempotency-records.ts';
 
 /** The contract's Idempotency-Key pattern (generated/contract-facts.ts). */
 const validKey = new RegExp(contractFacts.headerFormats.idempotencyKey);
@@ -71,7 +71,7 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
       await store.write(function (tx) {
         const reply = change(tx);
         // Sure to run again: only what completing reads matters (fetched with the change's reads), not the answer.
-        if (tx.rerun) return void records.complete(tx, lock, { status: 0, headers: {}, body: '' }, completedAt);
+        if (tx.rerun) return void completionReads(tx, lock);
         exchange.response = answerOf(exchange, reply);
         options.finalise(exchange);
         const answer = exchange.response;

@@ -108,13 +108,8 @@ export function idempotencyRecords(options: IdempotencyOptions) {
    * the owner no longer holds the lock (the request outlived it and another took the key over).
    */
   function complete(tx: Tx, lock: IdempotencyLock, response: StoredResponse, now: number): boolean {
-    const at = key(lock.partnerId, lock.scope);
-    // Both read before either is looked at: a backend over the network fetches them in one round trip.
-    const held = tx.get(locks, at);
-    const stored = tx.get(counts, lock.partnerId, { snapshot: true }) ?? 0;
+    const { at, held, stored, previous } = completionReads(tx, lock);
     if (held?.owner !== lock.owner) return false;
-    // No record when the lock was taken: none since, as only the lock's holder stores one.
-    const previous = held.replaces ? tx.get(records, at) : undefined;
     if (previous) tx.delete(byAge, key(lock.partnerId, previous.createdAt, previous.order));
     else tx.add(counts, lock.partnerId, 1);
     const binary = typeof response.body !== 'string';
@@ -126,6 +121,7 @@ export function idempotencyRecords(options: IdempotencyOptions) {
     dropOldest(tx, lock.partnerId, previous ? stored : stored + 1);
     return true;
   }
+
 
   /**
    * Past the cap (`count`: the partner's records, this one included), the partner's oldest records go, a batch at
@@ -165,6 +161,20 @@ export function idempotencyRecords(options: IdempotencyOptions) {
   }
 
   return { begin, renew, abandon, complete, count, forget };
+}
+
+/**
+ * What `complete` reads, and nothing else: a run of the create's transaction that is sure to be made again (on
+ * Redis, `tx.rerun`) reads them so that they are fetched with the change's reads, without building an answer.
+ */
+export function completionReads(tx: Tx, lock: IdempotencyLock) {
+  const at = key(lock.partnerId, lock.scope);
+  // The lock and the count read before either is looked at: a backend over the network fetches them together.
+  const held = tx.get(locks, at);
+  const stored = tx.get(counts, lock.partnerId, { snapshot: true }) ?? 0;
+  // No record when the lock was taken: none since, as only the lock's holder stores one.
+  const previous = held?.owner === lock.owner && held.replaces ? tx.get(records, at) : undefined;
+  return { at, held, stored, previous };
 }
 
 function responseOf(record: Completed): StoredResponse {

@@ -48,7 +48,7 @@ const maxGuessesPerRun = 2_000;
  */
 class Fetched implements Source {
   private readonly values = new Map<string, Map<string, Versioned | undefined>>();
-  private readonly ranges = new Map<string, { range: KeyRange; entries: VersionedEntry[] }>();
+  private readonly ranges = new Map<string, { table: Table<unknown>; range: KeyRange; entries: VersionedEntry[] }>();
   private readonly allocated = new Map<string, { count: number; first: number }[]>();
   private readonly allocations = new Map<string, number>();
   private misses: Miss[] = [];
@@ -122,15 +122,16 @@ class Fetched implements Source {
     gets.forEach(({ table, key }, index) => {
       const found = values[index];
       this.valuesOf(table).set(key, found);
-      for (const [id, { range, entries }] of this.ranges) {
-        if (!id.startsWith(`${table.name}\u0002`) || key < range.low || key >= range.high) continue;
-        const held = entries.find((entry) => entry.key === key);
-        if (held ? held.version !== found?.version : found !== undefined && wouldHold(range, entries, key)) this.ranges.delete(id);
+      for (const [id, held] of this.ranges) {
+        const { range, entries } = held;
+        if (held.table.name !== table.name || key < range.low || key >= range.high) continue;
+        const entry = entries.find((candidate) => candidate.key === key);
+        if (entry ? entry.version !== found?.version : found !== undefined && wouldHold(range, entries, key)) this.ranges.delete(id);
       }
     });
     scans.forEach(({ table, range, id }, index) => {
       const entries = ranges[index] ?? [];
-      this.ranges.set(id, { range, entries });
+      this.ranges.set(id, { table, range, entries });
       const known = this.valuesOf(table);
       for (const entry of entries) known.set(entry.key, { value: entry.value, version: entry.version });
     });

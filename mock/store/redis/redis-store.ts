@@ -63,8 +63,10 @@ function redisSource(call: Call): RemoteSource {
         at += 2;
         return value === null || value === undefined ? undefined : { value: decode(table, value as Buffer), version: Number(version) };
       });
-      const found = asked.map(({ table }) => {
+      // In the order asked, a range not asked for (of no entries) answered empty.
+      const ranges = scans.map(({ table, range }) => {
         const entries: VersionedEntry[] = [];
+        if (range.limit <= 0) return entries;
         const count = Number(reply[at]);
         at += 1;
         for (let i = 0; i < count; i += 1, at += 3) {
@@ -74,7 +76,6 @@ function redisSource(call: Call): RemoteSource {
         }
         return entries;
       });
-      const ranges = scans.map(({ range }) => (range.limit > 0 ? (found.shift() as VersionedEntry[]) : []));
       const firsts = allocations.map(({ count }) => Number(reply[at++]) - count + 1);
       return { values, ranges, firsts };
     },
