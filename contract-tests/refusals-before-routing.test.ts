@@ -138,6 +138,30 @@ describe('a body over 1 MiB', () => {
       exchange.socket.destroy();
     }
   });
+
+  it.each([
+    { label: 'over 1 MiB, sent chunked', head: () => postCustomerChunked(), status: 413, code: 'E_PAYLOAD_TOO_LARGE' },
+    { label: 'whose chunk framing breaks', head: () => `${postCustomerChunked()}zz\r\n`, status: 400, code: 'E_MALFORMED_REQUEST' },
+  ])('$label, from a client that goes on writing before it reads: the $status still arrives, the connection closed in stages rather than reset', async ({ head, status, code }) => {
+    // RFC 9112 section 9.6: a server that closed at once would reset the connection under the bytes still coming,
+    // and the reset can erase its answer from the client's buffers before the client has read it.
+    const exchange = await openExchange({ answeredBy: status === 413 ? 'operation' : 'before-routing' });
+    try {
+      exchange.socket.pause();
+      void exchange.write(head());
+      const data = Buffer.alloc(64 * 1024, 0x20);
+      const frame = Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
+      // About 2 MiB over about 300 ms, not waiting for any write to be taken: the API has answered long before the end.
+      for (let index = 0; index < 32; index += 1) {
+        exchange.socket.write(frame);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      exchange.socket.resume();
+      expectRefused(await exchange.answer, status, code);
+    } finally {
+      exchange.socket.destroy();
+    }
+  });
 });
 
 /**

@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
 import { errorAnswer } from './answer.ts';
 import { requestIdFor } from './request-id.ts';
-import { writeAnswer, type Destination } from './write-answer.ts';
+import { isClosing, writeAnswer, type Destination } from './write-answer.ts';
 
 /** nginx's "client closed request": the client left before its request was whole, so nobody got an answer. */
 export const clientClosedRequest = 499;
@@ -128,6 +128,8 @@ export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): Pro
     },
 
     clientError(error: Error & { code?: string }, socket) {
+      // Node reports again what it cannot parse on a connection already answered and closing: its answer stands.
+      if (isClosing(socket)) return;
       const inFlight = current.get(socket);
       // A request a route has, whose answer is not written yet; one already answered is another's past.
       const request = inFlight && !inFlight.response.writableEnded ? inFlight : undefined;

@@ -7,24 +7,52 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Answer } from './answer.ts';
 
-/** How long a refused connection stays open after its answer, for the client to read it before the socket goes. */
+/** How long a connection closed after its answer goes on being read, at most, before the socket goes. */
 const lingerMs = 1_000;
+
+/** Connections whose answer is out and whose closing has begun: nothing more is read from them as a request. */
+const closing = new WeakSet<Duplex>();
+
+export function isClosing(socket: Duplex): boolean {
+  return closing.has(socket);
+}
+
+/**
+ * Closes a connection in stages (RFC 9112, section 9.6): the write side first, after the answer, then the whole once
+ * the client has closed its side or `lingerMs` have passed, reading and dropping whatever it still sends meanwhile.
+ * Closed at once, the socket would answer the bytes still coming (the rest of a refused upload) with a reset, and a
+ * reset can erase the answer from the client's buffers before the client has read it.
+ */
+function closeInStages(socket: Duplex): void {
+  if (closing.has(socket)) return;
+  closing.add(socket);
+  socket.end();
+  // What the client still sends is no request: the HTTP parser no longer reads it.
+  socket.removeAllListeners('data');
+  socket.on('data', () => undefined);
+  socket.resume();
+  const linger = setTimeout(() => socket.destroy(), lingerMs);
+  linger.unref();
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(linger));
+}
 
 export type Destination = { response: ServerResponse } | { socket: Duplex };
 
 export function writeAnswer(destination: Destination, answer: Answer, method: string): void {
-  const headers = { ...(answer.finalHeaders ?? answer.headers), 'content-length': String(Buffer.byteLength(answer.body)) };
+  const headers: Record<string, string> = { ...(answer.finalHeaders ?? answer.headers), 'content-length': String(Buffer.byteLength(answer.body)) };
   const body = method === 'HEAD' ? undefined : answer.body;
   if ('response' in destination) {
-    destination.response.writeHead(answer.status, headers);
-    destination.response.end(body);
+    const { response } = destination;
+    const { socket } = response;
+    // Node ends a connection whose answer says `Connection: close` by destroying it as soon as the answer is out.
+    if (socket && /\bclose\b/i.test(String(headers.connection ?? ''))) socket.destroySoon = () => closeInStages(socket);
+    response.writeHead(answer.status, headers);
+    response.end(body);
     return;
   }
   const { socket } = destination;
   const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`, `date: ${new Date().toUTCString()}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
-  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body === undefined ? Buffer.alloc(0) : Buffer.from(body)]));
-  // Closing at once could reset the connection under bytes the client still sends, and lose the answer with it.
-  const linger = setTimeout(() => socket.destroy(), lingerMs);
-  linger.unref();
-  socket.once('close', () => clearTimeout(linger));
+  socket.write(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body === undefined ? Buffer.alloc(0) : Buffer.from(body)]));
+  closeInStages(socket);
 }
