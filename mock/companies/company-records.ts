@@ -60,11 +60,14 @@ export function listCompanies(tx: Tx, partnerId: string, filter: CompanyFilter, 
   });
 }
 
-/** The customer's companies, newest first, at most `limit`. */
+/**
+ * The customer's companies, newest first, at most `limit`. Checked reads: a create answering a known customer
+ * shows its companies as they are when it commits (it runs again should one be added meanwhile).
+ */
 export function companiesOfCustomer(tx: Tx, partnerId: string, customerId: string, limit: number): Company[] {
   if (limit <= 0) return [];
-  const entries = tx.scan(byCustomer, within([partnerId, customerId], { reverse: true, limit }), { snapshot: true });
-  const stored = tx.getMany(companies, entries.map((entry) => key(partnerId, entry.value)), { snapshot: true });
+  const entries = tx.scan(byCustomer, within([partnerId, customerId], { reverse: true, limit }));
+  const stored = tx.getMany(companies, entries.map((entry) => key(partnerId, entry.value)));
   return stored.flatMap((entry) => (entry ? [entry.company] : []));
 }
 

@@ -171,7 +171,7 @@ export function completionReads(tx: Tx, lock: IdempotencyLock) {
   const at = key(lock.partnerId, lock.scope);
   // The lock and the count read before either is looked at: a backend over the network fetches them together.
   const held = tx.get(locks, at);
-  const stored = tx.get(counts, lock.partnerId, { snapshot: true }) ?? 0;
+  const stored = tx.get(counts, lock.partnerId, { snapshot: true, recent: true }) ?? 0;
   // No record when the lock was taken: none since, as only the lock's holder stores one.
   const previous = held?.owner === lock.owner && held.replaces ? tx.get(records, at) : undefined;
   return { at, held, stored, previous };

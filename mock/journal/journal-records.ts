@@ -69,7 +69,7 @@ export function appendRequests(tx: Tx, records: readonly RequestRecord[], maxByt
   if (records.length === 0) return;
   const made = chunksOf(records, Math.floor(maxBytes * chunkShare));
   const addedBytes = made.reduce((sum, chunk) => sum + chunk.bytes.byteLength, 0);
-  const total = (tx.get(totals, bytesKey, { snapshot: true }) ?? 0) + addedBytes;
+  const total = (tx.get(totals, bytesKey, { snapshot: true, recent: true }) ?? 0) + addedBytes;
   // The oldest go first, before the new ones are written: the scan then has no pending write to merge.
   const dropped = total > maxBytes ? dropOldest(tx, total - Math.floor(maxBytes * (1 - dropMargin))) : 0;
   let position = tx.allocate('journal', records.length);

@@ -1,19 +1,23 @@
 /**
  * Transactions on a backend that answers over the network and that other processes write meanwhile (Redis): the
  * body runs against what has been fetched so far, and the commit checks that nothing it read has changed since
- * (the versions fetched), writing nothing when something has.
+ * (the version of every key, the entries of every range), writing nothing when something has.
  *
- * A read of something not fetched yet does not stop the body: it is answered with a guess (absent; an empty range;
- * a number) and noted, and the body runs on. When it ends, everything it missed is fetched at once, in one round
- * trip, and it runs again; a body that reads five keys needs one fetch, not five. A run on guesses is never
- * trusted, with one exception: when every guess was a key read as absent, which the commit checks like any other
- * read (version 0), the run is committed as it is. A create with a fresh idempotency key takes its key in one round
- * trip that way; when a guess was wrong, the commit writes nothing, the misses are fetched, and the body runs again.
+ * A read of something not fetched yet does not stop the body: it is answered with what this process last knew of
+ * it (hints.ts), or else with a guess (absent; an empty range; a number), and noted, and the body runs on. A run
+ * that wrote is then committed as it is, when the commit can check everything it read (all but a number taken from
+ * a counter on a guess, or a snapshot): when the hints and guesses were right, a create is one round trip. A run
+ * that only read is checked the same way when it read nothing on a guess, the commit writing nothing. Otherwise, or
+ * when the commit finds a read changed, everything the run did not fetch is fetched at once, in one round trip,
+ * and the body runs again on it: a body that reads five keys needs one fetch, not five.
  */
+import { Hints, rangeId } from './hints.ts';
 import type { KeyRange } from './keys.ts';
 import { StoreError } from './store-error.ts';
 import type { Table, TxBody } from './store.ts';
-import { guessed, Transaction, type Mode, type Source, type TableReads, type Versioned, type VersionedEntry, type Write } from './transaction.ts';
+import { guessed, Transaction, type Mode, type RangeRead, type ReadKind, type Source, type TableReads, type Versioned, type VersionedEntry, type Write } from './transaction.ts';
+
+export { Hints } from './hints.ts';
 
 /** Reads to make over the network, all in one round trip. */
 export interface RemoteReads {
@@ -28,8 +32,17 @@ export interface RemoteSource {
   fetch(reads: RemoteReads): Promise<{ values: (Versioned | undefined)[]; ranges: VersionedEntry[][]; firsts: number[] }>;
 }
 
-/** What an optimistic backend commits: false, and nothing written, when something read has changed meanwhile. */
-export type Commit = (reads: ReadonlyMap<string, TableReads>, writes: readonly Write[]) => Promise<boolean>;
+/** A commit made: the version it wrote at, and the value after each `add` among its writes, in order. */
+export interface Committed {
+  version: number;
+  sums: readonly number[];
+}
+
+/**
+ * What an optimistic backend commits, once it has checked every read: each key still at the version read (0:
+ * absent), each range still holding the same keys at the same versions. False, and nothing written, when not.
+ */
+export type Commit = (reads: ReadonlyMap<string, TableReads>, ranges: readonly RangeRead[], writes: readonly Write[]) => Promise<Committed | false>;
 
 /** A read the body made of something not fetched, to fetch before it runs again. */
 type Miss =
@@ -56,8 +69,14 @@ class Fetched implements Source {
   private guesses = 0;
   /** Error.stackTraceLimit as it was before the run's first guess (see `miss`), to put back when the run ends. */
   private stackTraceLimit: number | undefined;
-  /** Whether the run read a guess the commit cannot check: a range, or a number. */
+  /** Whether the run read a guess the commit cannot check: a number, or a snapshot. */
   uncheckable = false;
+  /** Whether the run read a guess, not a hint: worth checking only when the run wrote something. */
+  guessedBlind = false;
+  /** The hints' generation when the run took one: they may have been forgotten since, for a reason (hints.ts). */
+  hintedIn: number | undefined;
+
+  constructor(private readonly hints: Hints) {}
 
   /** Ends a run of the body: errors have stack traces again. */
   endRun(): void {
@@ -72,6 +91,8 @@ class Fetched implements Source {
     this.missed.clear();
     this.guesses = 0;
     this.uncheckable = false;
+    this.guessedBlind = false;
+    this.hintedIn = undefined;
   }
 
   /** Whether the run read anything not fetched. */
@@ -79,23 +100,35 @@ class Fetched implements Source {
     return this.misses.length > 0;
   }
 
-  get(table: Table<unknown>, key: string): unknown {
+  get(table: Table<unknown>, key: string, kind: ReadKind = 'checked'): unknown {
     const values = this.values.get(table.name);
     if (values?.has(key)) return values.get(key);
     this.miss(`g\u0002${table.name}\u0002${key}`, () => ({ kind: 'get', table, key }));
+    const hint = this.hints.value(table, key, kind);
+    if (hint !== undefined) {
+      this.hintedIn = this.hints.generation;
+      return hint;
+    }
+    this.guessedBlind = true;
     return guessed;
   }
 
-  getMany(table: Table<unknown>, keys: readonly string[]): unknown[] {
-    return keys.map((key) => this.get(table, key));
+  getMany(table: Table<unknown>, keys: readonly string[], kind: ReadKind = 'checked'): unknown[] {
+    return keys.map((key) => this.get(table, key, kind));
   }
 
-  scan(table: Table<unknown>, range: KeyRange): VersionedEntry[] {
-    const id = `${table.name}\u0002${range.low}\u0002${range.high}\u0002${range.reverse ? 1 : 0}\u0002${range.limit}`;
+  scan(table: Table<unknown>, range: KeyRange, kind: ReadKind = 'checked'): VersionedEntry[] {
+    const id = rangeId(table, range);
     const found = this.ranges.get(id);
     if (found) return found.entries;
-    this.uncheckable = true;
     this.miss(`s\u0002${id}`, () => ({ kind: 'scan', table, range, id }));
+    const hint = this.hints.range(table, id, kind);
+    if (hint !== undefined) {
+      this.hintedIn = this.hints.generation;
+      return hint;
+    }
+    this.guessedBlind = true;
+    if (kind !== 'checked') this.uncheckable = true;
     return [];
   }
 
@@ -115,6 +148,7 @@ class Fetched implements Source {
     const scans = this.misses.filter((miss) => miss.kind === 'scan');
     const allocations = this.misses.filter((miss) => miss.kind === 'allocate');
     const { values, ranges, firsts } = await remote.fetch({ gets, scans, allocations });
+    const { hints } = this;
     // What is fetched is newer than what was: a key's value and the ranges holding it are kept at one state, so that
     // a body reading a key both ways sees one. A range fetched now updates the keys in it; a key fetched now drops
     // a range fetched earlier that holds it at another version, or lacks it where it would be (another process
@@ -122,6 +156,7 @@ class Fetched implements Source {
     gets.forEach(({ table, key }, index) => {
       const found = values[index];
       this.valuesOf(table).set(key, found);
+      hints.learnValue(table, key, found);
       for (const [id, held] of this.ranges) {
         const { range, entries } = held;
         if (held.table.name !== table.name || key < range.low || key >= range.high) continue;
@@ -131,7 +166,9 @@ class Fetched implements Source {
     });
     scans.forEach(({ table, range, id }, index) => {
       const entries = ranges[index] ?? [];
-      this.ranges.set(id, { table, range, entries });
+      const held = { table, range, entries };
+      this.ranges.set(id, held);
+      hints.learnRange(held, id);
       const known = this.valuesOf(table);
       for (const entry of entries) known.set(entry.key, { value: entry.value, version: entry.version });
     });
@@ -173,10 +210,20 @@ function wouldHold(range: KeyRange, entries: readonly VersionedEntry[], key: str
 
 const maxAttempts = 50;
 
-/** Runs a body against a source that answers later, again while its commit finds that something read changed. */
-export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, commit: Commit, mode: Mode, description: string): Promise<T> {
+/**
+ * Runs a body against a source that answers later, again while its commit finds that something read changed.
+ * `hints`: what this process knows of the store, shared by its transactions (one per store opened).
+ */
+export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, commit: Commit, mode: Mode, description: string, hints: Hints): Promise<T> {
+  const committed = async (tx: Transaction, fetched: Fetched): Promise<boolean> => {
+    // Hints forgotten while the run was made on them (a connection lost, see hints.ts): not committed on.
+    if (fetched.hintedIn !== undefined && fetched.hintedIn !== hints.generation) return false;
+    const done = await commit(tx.reads, tx.ranges, tx.writes);
+    if (done) hints.learnCommit(tx.writes, done.version, done.sums);
+    return done !== false;
+  };
   for (let attempt = 1; ; attempt += 1) {
-    const fetched = new Fetched();
+    const fetched = new Fetched(hints);
     for (;;) {
       fetched.rewind();
       const tx = new Transaction(mode, fetched, true);
@@ -195,11 +242,13 @@ export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, co
       if (!fetched.guessing) {
         // A key seen at two versions, fetched in different rounds: everything is fetched again, in a new attempt.
         if (tx.rerun) break;
-        if (!writes || (await commit(tx.reads, tx.writes))) return value as T;
+        if (!writes || (await committed(tx, fetched))) return value as T;
         break;
       }
-      // Every guess a key read as absent, which the commit checks: committed as it is when they were right.
-      if (ended && writes && !tx.rerun && (await commit(tx.reads, tx.writes))) return value as T;
+      // Read on hints and guesses the commit checks: committed as it is when they were right. A run that only read
+      // is checked when it read only hints: a blind guess is more often wrong, and then a fetch is the same round
+      // trip as the check, and answers.
+      if (ended && !tx.rerun && (writes || !fetched.guessedBlind) && (await committed(tx, fetched))) return value as T;
       await fetched.fetchMisses(remote);
     }
     if (attempt === maxAttempts) throw new StoreError(`the store ${description} is too busy: a transaction met concurrent changes ${maxAttempts} times; retry later`);

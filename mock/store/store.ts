@@ -56,6 +56,12 @@ export interface ReadOptions {
    * and would otherwise make concurrent writers retry each other.
    */
   snapshot?: boolean;
+  /**
+   * With `snapshot`: a value up to a second old will do, for a number that only guides the transaction (a count
+   * past which to prune: read a little low, the pruning comes one write later). On Redis, what this process learned
+   * lately, without a round trip (hints.ts). Never for what an answer shows: that is read as it is now.
+   */
+  recent?: boolean;
 }
 
 /**

@@ -26,11 +26,11 @@ export interface VersionedEntry extends Versioned {
  * they are, with no wrapper to allocate on the hot path.
  */
 export interface Source {
-  /** Whether a read answered a guess the commit cannot check (a range, a number): the run is made again. */
+  /** Whether a read answered a guess the commit cannot check (a number, a snapshot): the run is made again. */
   readonly uncheckable?: boolean;
-  get(table: Table<unknown>, key: string): unknown;
-  getMany(table: Table<unknown>, keys: readonly string[]): unknown[];
-  scan(table: Table<unknown>, range: KeyRange): VersionedEntry[];
+  get(table: Table<unknown>, key: string, kind?: ReadKind): unknown;
+  getMany(table: Table<unknown>, keys: readonly string[], kind?: ReadKind): unknown[];
+  scan(table: Table<unknown>, range: KeyRange, kind?: ReadKind): VersionedEntry[];
   allocate(counter: string, count: number): number;
 }
 
@@ -87,6 +87,22 @@ export interface TableReads {
   versions: Map<string, number>;
 }
 
+/**
+ * How a read is made (`ReadOptions`): checked at commit; a snapshot, not checked, as it is now; or a snapshot that
+ * may be a little old (`recent`).
+ */
+export type ReadKind = 'checked' | 'snapshot' | 'recent';
+
+const kindOf = (options: ReadOptions | undefined): ReadKind => (!options?.snapshot ? 'checked' : options.recent ? 'recent' : 'snapshot');
+
+/** A range read, for a commit to check that it would read the same entries, at the same versions, now. */
+export interface RangeRead {
+  table: Table<unknown>;
+  /** The range as asked of the backend (a transaction with pending writes in it asks for more). */
+  range: KeyRange;
+  entries: readonly VersionedEntry[];
+}
+
 export type Mode = 'read' | 'write' | 'hold';
 
 /**
@@ -98,10 +114,12 @@ export const guessed: Versioned = Object.freeze({ value: undefined, version: 0 }
 /** Shared by every transaction that has not noted a read. */
 const none: ReadonlyMap<string, never> = new Map<string, never>();
 const noWrites: readonly Write[] = [];
+const noRanges: readonly RangeRead[] = [];
 
 export class Transaction implements Tx {
   private written: Writes | undefined;
   private read: Map<string, TableReads> | undefined;
+  private ranged: RangeRead[] | undefined;
   /** Whether a guess was read as a snapshot: the commit does not check it, so it may not commit on guesses. */
   guessedUnchecked = false;
   /**
@@ -135,16 +153,21 @@ export class Transaction implements Tx {
     return this.read ?? none;
   }
 
+  /** The ranges it read, as read (a versioned source only). */
+  get ranges(): readonly RangeRead[] {
+    return this.ranged ?? noRanges;
+  }
+
   get<V>(table: Table<V>, key: string, options?: ReadOptions): V | undefined {
     const pending = this.written?.find(table, key);
-    if (pending === undefined) return this.valueOf(table, key, this.source.get(table, key), options) as V | undefined;
+    if (pending === undefined) return this.valueOf(table, key, this.source.get(table, key, kindOf(options)), options) as V | undefined;
     if (pending.kind !== 'add') return (pending.kind === 'put' ? pending.value : undefined) as V | undefined;
-    return overlay(pending, this.valueOf(table, key, this.source.get(table, key), options)) as V | undefined;
+    return overlay(pending, this.valueOf(table, key, this.source.get(table, key, kindOf(options)), options)) as V | undefined;
   }
 
   getMany<V>(table: Table<V>, keys: readonly string[], options?: ReadOptions): (V | undefined)[] {
     const pending = this.written;
-    const found = keys.length === 0 ? [] : this.source.getMany(table, keys);
+    const found = keys.length === 0 ? [] : this.source.getMany(table, keys, kindOf(options));
     return keys.map((key, index) => {
       const write = pending?.find(table, key);
       if (write !== undefined && write.kind !== 'add') return (write.kind === 'put' ? write.value : undefined) as V | undefined;
@@ -156,8 +179,12 @@ export class Transaction implements Tx {
     if (!table.ordered) throw new Error(`table ${table.name} is not ordered: it cannot be scanned`);
     const pending = this.written ? this.written.list.filter((write) => write.table === table && write.key >= range.low && write.key < range.high) : noWrites;
     // Pending deletes may hide entries the backend returns: ask for as many more.
-    const found = this.source.scan(table, pending.length === 0 ? range : { ...range, limit: range.limit + pending.length });
-    if (this.versioned && !options?.snapshot) for (const entry of found) this.noteRead(table, entry.key, entry);
+    const asked = pending.length === 0 ? range : { ...range, limit: range.limit + pending.length };
+    const found = this.source.scan(table, asked, kindOf(options));
+    if (this.versioned && !options?.snapshot) {
+      for (const entry of found) this.noteRead(table, entry.key, entry);
+      (this.ranged ??= []).push({ table, range: asked, entries: found });
+    }
     // Entries as the source gave them (a version is one property more), not copied.
     if (pending.length === 0) return found as Entry<V>[];
     const merged = new Map<string, unknown>(found.map((entry) => [entry.key, entry.value]));

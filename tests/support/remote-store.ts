@@ -5,7 +5,8 @@
  * that is not a function of what it reads (one that reads the clock, say) shows here, where each run is a
  * millisecond or more after the last.
  */
-import { runOptimistic, type Commit, type RemoteSource } from '../../mock/store/optimistic.ts';
+import { Hints, runOptimistic, type Commit, type RemoteSource } from '../../mock/store/optimistic.ts';
+import type { KeyRange } from '../../mock/store/keys.ts';
 import type { Store } from '../../mock/store/store.ts';
 import type { Versioned } from '../../mock/store/transaction.ts';
 
@@ -18,6 +19,7 @@ export interface RemoteStore extends Store {
 export interface RemoteData {
   tables: Map<string, Map<string, { value: unknown; version: number }>>;
   counters: Map<string, number>;
+  /** The version clock: 0 until the first commit, which starts it from the time of day, as Redis's script does. */
   clock: number;
 }
 
@@ -38,6 +40,11 @@ export function openRemoteStore(options: { data?: RemoteData; latencyMs?: number
     roundTrips += 1;
     return new Promise((resolve) => (latencyMs === 0 ? setImmediate(resolve) : setTimeout(resolve, latencyMs)));
   };
+  const rangeOf = (name: string, range: KeyRange): string[] => {
+    const keys = [...tableOf(name).keys()].filter((key) => key >= range.low && key < range.high).sort();
+    if (range.reverse) keys.reverse();
+    return keys.slice(0, Math.max(0, range.limit));
+  };
   const copy = (stored: { value: unknown; version: number }): Versioned => ({ value: structuredClone(stored.value), version: stored.version });
 
   const remote: RemoteSource = {
@@ -47,11 +54,7 @@ export function openRemoteStore(options: { data?: RemoteData; latencyMs?: number
         const stored = tableOf(table.name).get(key);
         return stored && copy(stored);
       });
-      const ranges = scans.map(({ table, range }) => {
-        const keys = [...tableOf(table.name).keys()].filter((key) => key >= range.low && key < range.high).sort();
-        if (range.reverse) keys.reverse();
-        return keys.slice(0, range.limit).map((key) => ({ key, ...copy(tableOf(table.name).get(key) as { value: unknown; version: number }) }));
-      });
+      const ranges = scans.map(({ table, range }) => rangeOf(table.name, range).map((key) => ({ key, ...copy(tableOf(table.name).get(key) as { value: unknown; version: number }) })));
       const firsts = allocations.map(({ counter, count }) => {
         const last = (counters.get(counter) ?? 0) + count;
         counters.set(counter, last);
@@ -61,20 +64,32 @@ export function openRemoteStore(options: { data?: RemoteData; latencyMs?: number
     },
   };
 
-  const commit: Commit = async (reads, writes) => {
+  const commit: Commit = async (reads, ranges, writes) => {
     await roundTrip();
     for (const { table, versions } of reads.values()) {
       for (const [key, version] of versions) if ((tableOf(table.name).get(key)?.version ?? 0) !== version) return false;
     }
+    for (const { table, range, entries } of ranges) {
+      const now = rangeOf(table.name, range);
+      if (now.length !== entries.length || now.some((key, i) => key !== entries[i]?.key || tableOf(table.name).get(key)?.version !== entries[i]?.version)) return false;
+    }
+    if (writes.length === 0) return { version: 0, sums: [] };
+    if (data.clock === 0) data.clock = Date.now() * 1000;
     data.clock += 1;
+    const sums: number[] = [];
     for (const write of writes) {
       const table = tableOf(write.table.name);
       if (write.kind === 'delete') table.delete(write.key);
       else if (write.kind === 'put') table.set(write.key, { value: structuredClone(write.value), version: data.clock });
-      else table.set(write.key, { value: ((table.get(write.key)?.value as number | undefined) ?? 0) + write.delta, version: data.clock });
+      else {
+        const sum = ((table.get(write.key)?.value as number | undefined) ?? 0) + write.delta;
+        sums.push(sum);
+        table.set(write.key, { value: sum, version: data.clock });
+      }
     }
-    return true;
+    return { version: data.clock, sums };
   };
+  const hints = new Hints();
 
   const description = `remote (${latencyMs} ms a round trip)`;
   return {
@@ -82,10 +97,11 @@ export function openRemoteStore(options: { data?: RemoteData; latencyMs?: number
     get roundTrips() {
       return roundTrips;
     },
-    read: (body) => runOptimistic(body, remote, commit, 'read', description),
-    write: (body) => runOptimistic(body, remote, commit, 'write', description),
-    hold: (body) => runOptimistic(body, remote, commit, 'hold', description),
+    read: (body) => runOptimistic(body, remote, commit, 'read', description, hints),
+    write: (body) => runOptimistic(body, remote, commit, 'write', description, hints),
+    hold: (body) => runOptimistic(body, remote, commit, 'hold', description, hints),
     async clear(keep) {
+      hints.clear();
       const kept = new Set(keep.map((table) => table.name));
       for (const name of tables.keys()) if (!kept.has(name)) tables.delete(name);
     },

@@ -57,20 +57,56 @@ return reply
 `;
 
 /**
- * [n, then table key version per check, m, then op table ordered key value per write] → 1, or 0 (nothing written)
- * when a checked key's version is no longer the one read (0: it was absent). op: p put, d delete, a add.
+ * [seed, n, then table key version per key checked, r, then table low high reverse (1/0) limit count, then key
+ * version per entry, per range checked, m, then op table ordered key value per write] → 0 (nothing written) when a
+ * key's version is no longer the one read (0: absent) or a range no longer holds the same keys at the same versions;
+ * else {1, the version written at, the value after each add}. op: p put, d delete, a add.
+ *
+ * The version clock starts at `seed` (the time of day in microseconds) when there is none, as after a restart of
+ * Redis that lost its data: versions then never repeat one given before, which a process may still hold (hints.ts).
  */
 export const commitLua = `
-local at = 2
-for _ = 1, tonumber(ARGV[1]) do
+local at = 3
+for _ = 1, tonumber(ARGV[2]) do
   local current = redis.call('HGET', 'pfm:v:' .. ARGV[at], ARGV[at + 1]) or '0'
   if current ~= ARGV[at + 2] then return 0 end
   at = at + 3
 end
+local ranges = tonumber(ARGV[at])
+at = at + 1
+for _ = 1, ranges do
+  local t, low, high, reverse, limit, count = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4]), tonumber(ARGV[at + 5])
+  at = at + 6
+  local keys = {}
+  if limit > 0 then
+    if reverse == '1' then
+      keys = redis.call('ZREVRANGEBYLEX', 'pfm:o:' .. t, '(' .. high, '[' .. low, 'LIMIT', 0, limit)
+    else
+      keys = redis.call('ZRANGEBYLEX', 'pfm:o:' .. t, '[' .. low, '(' .. high, 'LIMIT', 0, limit)
+    end
+  end
+  -- As the fetch reads a range: a key listed without a version (no value) is not one of its entries.
+  local seen = 0
+  for first = 1, #keys, 500 do
+    local last = math.min(first + 499, #keys)
+    local versions = redis.call('HMGET', 'pfm:v:' .. t, unpack(keys, first, last))
+    for i = 1, last - first + 1 do
+      if versions[i] then
+        if seen == count or keys[first + i - 1] ~= ARGV[at + 2 * seen] or versions[i] ~= ARGV[at + 2 * seen + 1] then return 0 end
+        seen = seen + 1
+      end
+    end
+  end
+  if seen ~= count then return 0 end
+  at = at + 2 * count
+end
 local writes = tonumber(ARGV[at])
 at = at + 1
-if writes == 0 then return 1 end
-local version = string.format('%d', redis.call('HINCRBY', 'pfm:counter', '_version', 1))
+if writes == 0 then return {1, 0} end
+redis.call('HSETNX', 'pfm:counter', '_version', ARGV[1])
+local version = redis.call('HINCRBY', 'pfm:counter', '_version', 1)
+local reply = {1, version}
+version = string.format('%d', version)
 for _ = 1, writes do
   local op, t, ordered, k, value = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
   at = at + 5
@@ -79,13 +115,13 @@ for _ = 1, writes do
     redis.call('HDEL', 'pfm:v:' .. t, k)
     if ordered == '1' then redis.call('ZREM', 'pfm:o:' .. t, k) end
   else
-    if op == 'p' then redis.call('HSET', 'pfm:t:' .. t, k, value) else redis.call('HINCRBY', 'pfm:t:' .. t, k, value) end
+    if op == 'p' then redis.call('HSET', 'pfm:t:' .. t, k, value) else reply[#reply + 1] = redis.call('HINCRBY', 'pfm:t:' .. t, k, value) end
     redis.call('HSET', 'pfm:v:' .. t, k, version)
     if ordered == '1' then redis.call('ZADD', 'pfm:o:' .. t, 0, k) end
     redis.call('SADD', 'pfm:tables', t)
   end
 end
-return 1
+return reply
 `;
 
 /** [tables to keep…] → empties every other table, in one step (no other process sees half of it). */

@@ -8,8 +8,8 @@
 import type { Redis } from 'ioredis';
 import { StoreError } from '../store-error.ts';
 import type { Store, Table } from '../store.ts';
-import { runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
-import type { TableReads, Versioned, VersionedEntry, Write } from '../transaction.ts';
+import { Hints, runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
+import type { RangeRead, TableReads, Versioned, VersionedEntry, Write } from '../transaction.ts';
 import { closeRedis, connectRedis, describeRedisUrl } from './connection.ts';
 import { clearLua, commitLua, fetchLua } from './redis-scripts.ts';
 
@@ -33,12 +33,17 @@ export async function openRedisStore(url: string): Promise<Store> {
   const { call, shutdown } = guardedCalls(client, description);
   const source = redisSource(call);
   const commit = redisCommit(call);
+  const hints = new Hints();
+  // A connection lost may be a Redis restarted, or another one promoted in its place that missed the last writes
+  // and gives their versions again: what this process knew is forgotten rather than checked against them.
+  client.on('close', () => hints.clear());
   return {
     description,
-    read: (body) => runOptimistic(body, source, commit, 'read', description),
-    write: (body) => runOptimistic(body, source, commit, 'write', description),
-    hold: (body) => runOptimistic(body, source, commit, 'hold', description),
+    read: (body) => runOptimistic(body, source, commit, 'read', description, hints),
+    write: (body) => runOptimistic(body, source, commit, 'write', description, hints),
+    hold: (body) => runOptimistic(body, source, commit, 'hold', description, hints),
     async clear(keep) {
+      hints.clear();
       await call('kvClear', keep.map((table) => table.name));
     },
     close: () => shutdown(() => closeRedis(client)),
@@ -83,7 +88,7 @@ function redisSource(call: Call): RemoteSource {
 }
 
 function redisCommit(call: Call): Commit {
-  return async (reads: ReadonlyMap<string, TableReads>, writes: readonly Write[]) => {
+  return async (reads: ReadonlyMap<string, TableReads>, ranges: readonly RangeRead[], writes: readonly Write[]) => {
     const args: (string | number | Buffer)[] = [];
     let checks = 0;
     for (const { table, versions } of reads.values()) {
@@ -92,7 +97,13 @@ function redisCommit(call: Call): Commit {
         checks += 1;
       }
     }
-    args.unshift(checks);
+    // The version clock's start should Redis have none (see commitLua): the time of day in microseconds.
+    args.unshift(Date.now() * 1000, checks);
+    args.push(ranges.length);
+    for (const { table, range, entries } of ranges) {
+      args.push(table.name, range.low, range.high, range.reverse ? 1 : 0, range.limit, entries.length);
+      for (const entry of entries) args.push(entry.key, String(entry.version ?? 0));
+    }
     const writeArgs: (string | number | Buffer)[] = [];
     for (const write of writes) {
       const { table } = write;
@@ -100,7 +111,10 @@ function redisCommit(call: Call): Commit {
       writeArgs.push(write.kind === 'put' ? 'p' : write.kind === 'delete' ? 'd' : 'a', table.name, table.ordered ? '1' : '0', write.key, value);
     }
     args.push(writeArgs.length / 5, ...writeArgs);
-    return Number(await call('kvCommit', args)) === 1;
+    const reply = (await call('kvCommit', args)) as number | number[];
+    if (!Array.isArray(reply)) return false;
+    const [, version, ...sums] = reply;
+    return { version: Number(version), sums: sums.map(Number) };
   };
 }
 

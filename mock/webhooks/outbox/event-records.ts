@@ -51,7 +51,7 @@ export function storeEvents(tx: Tx, outboxEvents: readonly OutboxEvent[], now: n
 /** A pending delivery of event `seq` to an endpoint, at the end of its lane. */
 export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, options: OutboxOptions): void {
   const event = tx.get(events, key(seq)) as EventRow;
-  const queued = tx.get(counts, 'pending', { snapshot: true }) ?? 0;
+  const queued = tx.get(counts, 'pending', { snapshot: true, recent: true }) ?? 0;
   // An endpoint's own notice is never dropped: it is one per re-enabling, and it is what tells the partner that
   // deliveries stopped, which a full queue (of that endpoint's backlog, most often) is the reason to say.
   if (queued >= options.maxQueued && event.orderingKey !== endpointLaneKey) {
@@ -94,7 +94,7 @@ function markDone(tx: Tx, seq: number): void {
 
 /** Past the capacity, the oldest events with nothing left to deliver go, with their deliveries. */
 export function pruneEvents(tx: Tx, options: OutboxOptions): void {
-  const surplus = (tx.get(counts, 'done', { snapshot: true }) ?? 0) - options.eventCapacity;
+  const surplus = (tx.get(counts, 'done', { snapshot: true, recent: true }) ?? 0) - options.eventCapacity;
   if (surplus <= 0) return;
   const oldest = tx.scan(eventsDone, within([], { limit: Math.min(surplus, pruneBatch) }), { snapshot: true });
   for (const entry of oldest) dropEvent(tx, numberPart(entry.key, 0));
@@ -153,7 +153,7 @@ export function listDelivered(tx: Tx, position: number, row: DeliveryRow, capaci
 }
 
 function trimDelivered(tx: Tx, prefix: string[], counter: string, capacity: number): void {
-  const surplus = (tx.get(counts, counter, { snapshot: true }) ?? 0) - capacity;
+  const surplus = (tx.get(counts, counter, { snapshot: true, recent: true }) ?? 0) - capacity;
   if (surplus <= 0) return;
   const list = prefix.length === 0 ? delivered : deliveredByPartner;
   // Not a snapshot: two processes trimming the same entries retry rather than count them twice.
