@@ -105,7 +105,18 @@ function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): { b
 }
 
 const decoder = new TextDecoder();
-const recordsOf = (chunk: Uint8Array): Chunk => JSON.parse(decoder.decode(chunk)) as Chunk;
+/**
+ * A chunk's records; none for a chunk that is not the JSON this module writes (bytes damaged on disk): the journal
+ * is for reading what happened, and one unreadable batch must not hide the others. It goes with its budget.
+ */
+function recordsOf(chunk: Uint8Array): Chunk {
+  try {
+    const records: unknown = JSON.parse(decoder.decode(chunk));
+    return Array.isArray(records) ? (records as Chunk) : [];
+  } catch {
+    return [];
+  }
+}
 const encode = (records: Chunk): Uint8Array => Buffer.from(JSON.stringify(records));
 
 /** Drops the oldest chunks until at least `bytes` are freed, or none is left; the bytes freed. */

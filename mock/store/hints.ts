@@ -21,6 +21,9 @@ import type { ReadKind, Versioned, VersionedEntry, Write } from './transaction.t
 /** A key known absent: checked at commit as version 0, as a guess is. */
 const absent: Versioned = Object.freeze({ value: undefined, version: 0 });
 
+/** Ranges of more entries are not kept: a hint is for the short reads a request makes, not a table's worth. */
+const maxRangeEntries = 256;
+
 /** How old a hint a `recent` read takes at most. */
 const recentMaxAgeMs = 1_000;
 
@@ -83,7 +86,7 @@ export class Hints {
   }
 
   learnRange(held: HeldRange, id: string): void {
-    if (held.table.bytes) return;
+    if (held.table.bytes || held.entries.length > maxRangeEntries) return;
     let ranges = this.ranges.get(held.table.name);
     if (!ranges) this.ranges.set(held.table.name, (ranges = new Map()));
     ranges.delete(id);

@@ -2,3 +2,11 @@
 export class StoreError extends Error {
   override name = 'StoreError';
 }
+
+/**
+ * A commit sent whose answer never came (the connection closed first): it may or may not have been made. It is not
+ * sent again nor run again, either of which could make it twice; whoever asked says so, and a retry finds out.
+ */
+export class CommitOutcomeUnknown extends StoreError {
+  override name = 'CommitOutcomeUnknown';
+}

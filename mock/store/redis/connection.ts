@@ -35,6 +35,10 @@ export async function connectRedis(url: string, description: string): Promise<Re
     connectionName: 'partner-formation-mock',
     connectTimeout: attemptTimeoutMs,
     maxRetriesPerRequest: 2,
+    // A command sent when the connection closed is not sent again by ioredis: a commit made, whose answer was lost,
+    // would be made twice, and one made on what the process knew before (hints) would reach a server that may have
+    // lost writes. The store fails or resends each itself (redis-store.ts, `guardedCalls`).
+    autoResendUnfulfilledCommands: false,
     retryStrategy: (times) => (opened ? Math.min(times * 200, maxReconnectDelayMs) : Date.now() < deadline ? openRetryDelayMs : null),
   });
   // Without a listener an 'error' event would end the process; failures reach callers as rejected commands.

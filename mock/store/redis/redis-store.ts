@@ -6,7 +6,7 @@
  * is there now. The key layout is described in redis-scripts.ts.
  */
 import type { Redis } from 'ioredis';
-import { StoreError } from '../store-error.ts';
+import { CommitOutcomeUnknown, StoreError } from '../store-error.ts';
 import type { Store, Table } from '../store.ts';
 import { Hints, runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
 import type { RangeRead, TableReads, Versioned, VersionedEntry, Write } from '../transaction.ts';
@@ -132,36 +132,63 @@ function decode(table: Table<unknown>, stored: Buffer): unknown {
   return JSON.parse(stored.toString('utf8'));
 }
 
+/** Times a read is sent again after the connection closed under it. */
+const resends = 2;
+
 /**
  * Every call to Redis, with failures named after the store (never its password), and a shutdown that refuses new
  * calls, closes the connection, then fails the calls still waiting: during an outage ioredis would leave them
- * pending for ever.
+ * pending for ever. A call sent when the connection closes (ioredis does not send it again, see connection.ts) is
+ * sent again when it only reads (a fetch may take numbers from a counter again: a counter may skip numbers), and
+ * failed as `CommitOutcomeUnknown` when it is a commit.
  */
 function guardedCalls(client: Redis, description: string): { call: Call; shutdown: (disconnect: () => Promise<void>) => Promise<void> } {
   const commands = client as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
-  // Each call waiting for Redis, by the function that fails it: a shutdown fails them all.
-  const waiting = new Set<(error: Error) => void>();
+  interface Waiting {
+    /** Whether it was written on the connection (else it waits in ioredis's queue for the next one). */
+    written: boolean;
+    fail(error: Error): void;
+    lost(): void;
+  }
+  const waiting = new Set<Waiting>();
+  // ioredis writes what it queued meanwhile as soon as a connection is ready.
+  client.on('ready', () => {
+    for (const entry of waiting) entry.written = true;
+  });
+  client.on('close', () => {
+    for (const entry of [...waiting]) if (entry.written) entry.lost();
+  });
   let closing: Promise<void> | undefined;
   const call: Call = (command, args) => {
     const run = commands[command];
     if (!run) return Promise.reject(new StoreError(`the Redis store has no command ${command}`));
-    if (closing) return Promise.reject(new StoreError(`the Redis store ${description} is closed`));
-    return new Promise((resolve, reject) => {
-      const fail = (error: Error) => {
-        waiting.delete(fail);
-        reject(new StoreError(`the Redis store ${description} failed: ${error.message}`, { cause: error }));
-      };
-      waiting.add(fail);
-      (run.apply(client, args as unknown[]) as Promise<unknown>).then((value) => {
-        waiting.delete(fail);
-        resolve(value);
-      }, fail);
-    });
+    const send = (resendsLeft: number): Promise<unknown> => {
+      if (closing) return Promise.reject(new StoreError(`the Redis store ${description} is closed`));
+      return new Promise((resolve, reject) => {
+        const entry: Waiting = {
+          written: client.status === 'ready',
+          fail(error) {
+            if (waiting.delete(entry)) reject(new StoreError(`the Redis store ${description} failed: ${error.message}`, { cause: error }));
+          },
+          lost() {
+            if (!waiting.delete(entry)) return;
+            if (command === 'kvCommit') reject(new CommitOutcomeUnknown(`the connection to the Redis store ${description} closed before it confirmed a commit: it may or may not have been made`));
+            else if (resendsLeft > 0) send(resendsLeft - 1).then(resolve, reject);
+            else reject(new StoreError(`the connection to the Redis store ${description} closed before it answered, ${resends + 1} times`));
+          },
+        };
+        waiting.add(entry);
+        (run.apply(client, args as unknown[]) as Promise<unknown>).then((value) => {
+          if (waiting.delete(entry)) resolve(value);
+        }, entry.fail);
+      });
+    };
+    return send(resends);
   };
   const shutdown = (disconnect: () => Promise<void>) =>
     (closing ??= (async () => {
       await disconnect();
-      for (const fail of waiting) fail(new Error('the store was closed before Redis answered'));
+      for (const entry of [...waiting]) entry.fail(new Error('the store was closed before Redis answered'));
     })());
   return { call, shutdown };
 }

@@ -13,6 +13,8 @@ import type { WebhookEventOf } from '../../../mock/webhooks/event-payloads.ts';
 import { example } from '../support/http-fixtures.ts';
 import { Redis } from 'ioredis';
 import { openStore } from '../../../mock/store/open-store.ts';
+import { key } from '../../../mock/store/keys.ts';
+import { table } from '../../../mock/store/store.ts';
 import { redisTestsEnabled, startRedisServer } from '../../support/redis-server.ts';
 import { allBackends, sqliteBackend, type Backend } from './backends.ts';
 import type { RecordOptions, Records } from './records.ts';
@@ -703,6 +705,16 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(found).toEqual(['req_0']);
       expect((await store.journal.page({ limit: 5, partnerId: partnerB })).entries.map((e) => e.requestId)).toEqual(['req_31']);
       expect((await store.journal.page({ limit: 1, operationId: 'getCustomer' })).entries.map((e) => e.requestId)).toEqual(['req_31']);
+    });
+
+    it('skips a chunk it cannot read (damaged on disk), and reads the rest', async () => {
+      const store = await fresh();
+      await store.journal.append([request(0)]);
+      // Another batch, stored after the first, whose bytes are not the JSON the journal writes.
+      const chunks = table<Uint8Array>('journal_chunks', { ordered: true, bytes: true });
+      await store.store.write((tx) => tx.put(chunks, key(1_000), new Uint8Array(Buffer.from('{"not a chunk'))));
+      await store.journal.append([request(1)]);
+      expect((await store.journal.page({ limit: 10 })).entries.map((e) => e.requestId)).toEqual(['req_0', 'req_1']);
     });
 
     it('stays within its byte budget, dropping the oldest entries', async () => {

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { within } from '../../../mock/store/keys.ts';
 import { openStore } from '../../../mock/store/open-store.ts';
+import { CommitOutcomeUnknown } from '../../../mock/store/store-error.ts';
 import { table, type Store } from '../../../mock/store/store.ts';
 import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { newRemoteData, openRemoteStore, type RemoteData } from '../../support/remote-store.ts';
@@ -163,6 +164,32 @@ describe.skipIf(!redisTestsEnabled())('on Redis, a process whose connection clos
     }
     // B has seen its connection close and opened another.
     expect(await b.read((tx) => tx.get(values, 'other'))).toBeUndefined();
+    await b.write((tx) => tx.put(values, 'k', (tx.get(values, 'k') ?? 0) + 1));
+    expect(await a.read((tx) => tx.get(values, 'k'))).toBe(51);
+  });
+
+  it('never makes a commit on its hints on the server that answers after the connection closed', async () => {
+    const { a, b } = await redis().open();
+    await a.write((tx) => tx.put(values, 'k', 1));
+    expect(await b.read((tx) => tx.get(values, 'k'))).toBe(1);
+    const client = new Redis(`${(server as RedisServer).url}/${database}`);
+    try {
+      await client.hset(`pfm:t:${values.name}`, 'k', '50');
+      // B's commit, made on its hint, is held by the server until the connection closes under it.
+      await client.call('CLIENT', 'PAUSE', '3000', 'WRITE');
+      // Settled as a value at once: it may fail before the test is ready to look at it.
+      const increment = b.write((tx) => tx.put(values, 'k', (tx.get(values, 'k') ?? 0) + 1)).then(
+        () => 'made',
+        (error: unknown) => error,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+      await client.call('CLIENT', 'UNPAUSE');
+      expect(await increment).toBeInstanceOf(CommitOutcomeUnknown);
+      expect(await client.hget(`pfm:t:${values.name}`, 'k')).toBe('50');
+    } finally {
+      client.disconnect();
+    }
     await b.write((tx) => tx.put(values, 'k', (tx.get(values, 'k') ?? 0) + 1));
     expect(await a.read((tx) => tx.get(values, 'k'))).toBe(51);
   });
