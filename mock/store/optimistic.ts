@@ -219,8 +219,10 @@ export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, co
     // Hints forgotten while the run was made on them (a connection lost, see hints.ts): not committed on.
     if (fetched.hintedIn !== undefined && fetched.hintedIn !== hints.generation) return false;
     const done = await commit(tx.reads, tx.ranges, tx.writes);
-    if (done) hints.learnCommit(tx.writes, done.version, done.sums);
-    return done !== false;
+    if (!done) return false;
+    hints.learnCommit(tx.writes, done.version, done.sums);
+    tx.committed();
+    return true;
   };
   for (let attempt = 1; ; attempt += 1) {
     const fetched = new Fetched(hints);
@@ -242,7 +244,11 @@ export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, co
       if (!fetched.guessing) {
         // A key seen at two versions, fetched in different rounds: everything is fetched again, in a new attempt.
         if (tx.rerun) break;
-        if (!writes || (await committed(tx, fetched))) return value as T;
+        if (!writes) {
+          tx.committed();
+          return value as T;
+        }
+        if (await committed(tx, fetched)) return value as T;
         break;
       }
       // Read on hints and guesses the commit checks: committed as it is when they were right. A run that only read

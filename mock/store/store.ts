@@ -89,6 +89,11 @@ export interface Tx {
   /** Adds to a number (absent: 0) without reading it, so that concurrent adders never retry each other. */
   add(table: Table<number>, key: string, delta: number): void;
   /**
+   * Does `effect` once this run's writes are committed, and never for a run that is not (on Redis a body may run
+   * several times): what a body tells the world (a log line) is told once, and only of what was done.
+   */
+  afterCommit(effect: () => void): void;
+  /**
    * Whether this run of the body is sure to be run again (on Redis: it read a guess its commit cannot check), so
    * that what it returns and writes is thrown away: work that decides neither what is read nor what is written may
    * be skipped. Always false on memory and SQLite.

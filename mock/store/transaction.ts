@@ -120,6 +120,7 @@ export class Transaction implements Tx {
   private written: Writes | undefined;
   private read: Map<string, TableReads> | undefined;
   private ranged: RangeRead[] | undefined;
+  private effects: (() => void)[] | undefined;
   /** Whether a guess was read as a snapshot: the commit does not check it, so it may not commit on guesses. */
   guessedUnchecked = false;
   /**
@@ -217,6 +218,15 @@ export class Transaction implements Tx {
     if (before === undefined) writes.set({ table, key, kind: 'add', delta });
     else if (before.kind === 'add') writes.set({ table, key, kind: 'add', delta: before.delta + delta });
     else writes.set({ table, key, kind: 'put', value: (before.kind === 'put' ? (before.value as number) : 0) + delta });
+  }
+
+  afterCommit(effect: () => void): void {
+    (this.effects ??= []).push(effect);
+  }
+
+  /** Called by the backend once the run's writes are committed. */
+  committed(): void {
+    for (const effect of this.effects ?? []) effect();
   }
 
   /** A value as the source answered it, its version noted where the commit checks it. */

@@ -13,6 +13,7 @@ export function openMemoryStore(options: { freeze?: boolean } = {}): Store {
     try {
       const { value, tx } = runNow(body, tables, mode);
       tables.apply(tx.writes);
+      tx.committed();
       return Promise.resolve(value as T);
     } catch (error) {
       return Promise.reject(error as Error);

@@ -18,7 +18,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { StoreError } from '../store-error.ts';
 import type { Store, TxBody } from '../store.ts';
-import { runNow } from '../transaction.ts';
+import { runNow, type Transaction } from '../transaction.ts';
 import { SqliteSource } from './sqlite-source.ts';
 
 /** The layout of the file; a file of another version is refused (see migrate). */
@@ -52,6 +52,7 @@ export function openSqliteStore(path: string): Store {
     try {
       const { value, tx } = runNow(body, source, mode);
       source.applyEphemeral(tx);
+      tx.committed();
       return Promise.resolve(value);
     } catch (error) {
       return Promise.reject(error as Error);
@@ -86,7 +87,7 @@ export function openSqliteStore(path: string): Store {
   };
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+type Outcome = { ok: true; value: unknown; tx: Transaction } | { ok: false; error: unknown };
 
 /** One commit of every transaction waiting, each in its savepoint; the commit failing fails them all. */
 function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Waiting[]): Outcome[] {
@@ -100,7 +101,7 @@ function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Wai
         const { value, tx } = runNow(body, source, 'write');
         source.apply(tx);
         db.exec('RELEASE one_write');
-        outcomes.push({ ok: true, value });
+        outcomes.push({ ok: true, value, tx });
       } catch (error) {
         db.exec('ROLLBACK TO one_write');
         db.exec('RELEASE one_write');
@@ -110,6 +111,7 @@ function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Wai
     }
     db.exec('COMMIT');
     source.committed();
+    for (const outcome of outcomes) if (outcome.ok) outcome.tx.committed();
     return outcomes;
   } catch (error) {
     // The commit itself failed (a full disk): nothing of the group was written, and what this process keeps beside

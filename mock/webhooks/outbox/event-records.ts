@@ -55,7 +55,8 @@ export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, op
   // An endpoint's own notice is never dropped: it is one per re-enabling, and it is what tells the partner that
   // deliveries stopped, which a full queue (of that endpoint's backlog, most often) is the reason to say.
   if (queued >= options.maxQueued && event.orderingKey !== endpointLaneKey) {
-    options.onDropped?.({ eventId: event.id, type: event.type, orderingKey: event.orderingKey });
+    const { onDropped } = options;
+    if (onDropped) tx.afterCommit(() => onDropped({ eventId: event.id, type: event.type, orderingKey: event.orderingKey }));
     if (event.waiting === 0 && tx.get(eventsDone, key(seq)) === undefined) markDone(tx, seq);
     return;
   }

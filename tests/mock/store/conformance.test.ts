@@ -677,6 +677,29 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
     });
   });
 
+  describe('transactions', () => {
+    it('does what a body asks after its commit once, however often the body ran, and never for a body that failed', async () => {
+      const store = await fresh();
+      const probe = table<number>('probe_effects');
+      const told: string[] = [];
+      let runs = 0;
+      await store.store.write((tx) => {
+        runs += 1;
+        // A number from a counter: on Redis the body runs again once it is fetched.
+        tx.put(probe, 'x', tx.allocate('probe_effects'));
+        tx.afterCommit(() => told.push('made'));
+      });
+      await expect(
+        store.store.write((tx) => {
+          tx.afterCommit(() => told.push('failed'));
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(told).toEqual(['made']);
+      expect(runs).toBeGreaterThanOrEqual(1);
+    });
+  });
+
   describe('the request journal', () => {
     it('reads newest pages first, each oldest first, and follows next to older ones', async () => {
       const store = await fresh();
