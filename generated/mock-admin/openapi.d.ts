@@ -710,6 +710,24 @@ export interface components {
              */
             replayed: boolean;
             /**
+             * @description Present only when the answer was one the request asked for with `Prefer: code=…, example=…` (a forced
+             *     answer: the operation did not run, nothing changed, and nothing was stored for its Idempotency-Key): the
+             *     documented status and the name of the example answered.
+             */
+            forced?: {
+                /**
+                 * Format: int32
+                 * @description The documented status answered.
+                 * @example 409
+                 */
+                status: number;
+                /**
+                 * @description The name of the documented example answered, as the contract names it under that status.
+                 * @example idempotencyKeyReused
+                 */
+                example: string;
+            };
+            /**
              * @description The answer's `error.code`; `null` on success.
              * @example E_VALIDATION_FAILED
              */

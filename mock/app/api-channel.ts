@@ -12,6 +12,8 @@ import { authenticate } from '../pipeline/authenticate.ts';
 import type { MockConfig } from '../config/config.ts';
 import { allowCrossOrigin } from '../cors/allow-cross-origin.ts';
 import { injectFaults } from '../faults/inject-faults.ts';
+import { documentedAnswers } from '../forced-answers/documented-answers.ts';
+import { forceAnswers } from '../forced-answers/force-answer.ts';
 import { enforceIdempotency } from '../idempotency/enforce-idempotency.ts';
 import { createExchangeRecorder } from '../journal/record-exchange.ts';
 import { assignRequestId } from '../pipeline/assign-request-id.ts';
@@ -45,6 +47,8 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
     gateSandboxOperations(config.environment),
     authenticate(keys),
     readBody({ maxBytes: config.maxBodyBytes }),
+    // Before the key is taken: a forced answer changes nothing and is never stored for replay.
+    forceAnswers(perOperation(operations, (op) => documentedAnswers(contract, op))),
     // Before validation: a refused body is stored for its key like any 4xx.
     enforceIdempotency({ store, records: services.idempotency, finalise, logger }),
     validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),

@@ -21,6 +21,8 @@ export interface RequestRecord {
   /** The key as shown: masked. */
   partner: string | null;
   replayed: boolean;
+  /** The documented answer the request asked for (`Prefer`), when it was forced. */
+  forced?: { status: number; example: string };
   errorCode: string | null;
   contractViolations?: string[];
 }

@@ -27,6 +27,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       ...(exchange.partner ? { partnerId: exchange.partner.id } : {}),
       partner: exchange.partner?.maskedKey ?? null,
       replayed: exchange.replayed === true,
+      ...(exchange.forced ? { forced: exchange.forced } : {}),
       errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
       ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
     };
@@ -41,6 +42,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
         ms: entry.durationMs,
         ...(entry.errorCode ? { code: entry.errorCode } : {}),
         ...(entry.replayed ? { replayed: true } : {}),
+        ...(entry.forced ? { forced: entry.forced } : {}),
         ...(aborted && !refused ? { reason: `the client left before its request was whole (${aborted.reason})` } : {}),
       },
       `${entry.method} ${entry.path} ${status}`,

@@ -37,6 +37,8 @@ export interface Exchange {
   change?: TxBody<Reply>;
   /** Set when the answer is the replay of a stored one. */
   replayed?: boolean;
+  /** Set when the answer is a documented one the request asked for (`Prefer`), instead of the operation's own. */
+  forced?: { status: number; example: string };
   /** `Idempotent-Replayed`, once the idempotency step took the key (`false`) or replays (`true`). */
   idempotentReplayed?: 'true' | 'false';
   contractViolations?: string[];
