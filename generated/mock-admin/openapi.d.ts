@@ -119,10 +119,13 @@ export interface paths {
         put?: never;
         /**
          * Arm a fault
-         * @description Arms a fault on an API operation: its next `count` requests answer `status` (with the API's body and headers
-         *     for it) instead of running, or are held `delayMs` first, or both, to rehearse a client's retries. With a key,
-         *     only that partner's requests meet it; without one, every partner's. Faults on one operation are used in the
-         *     order they were armed; arming twice arms two. Returns every fault armed, as `listFaults` would.
+         * @description Arms a fault on an API operation: its next `count` requests answer a documented answer of the operation
+         *     (`status`, `example` or both: the contract's example, as a request's `Prefer: code=…, example=…` would have it)
+         *     instead of running, or are held `delayMs` first, or both: to rehearse a client's retries, or to see how a
+         *     screen renders a 409. A forced answer changes nothing, is never stored for its `Idempotency-Key`, and is
+         *     journaled as `forced`. With a key, only that partner's requests meet it; without one, every partner's. Faults
+         *     on one operation are used in the order they were armed; arming twice arms two. Returns every fault armed, as
+         *     `listFaults` would.
          */
         post: operations["armFault"];
         /**
@@ -956,12 +959,20 @@ export interface components {
         /**
          * FaultStatus
          * Format: int32
-         * @description The status to answer instead of running the operation, with the API's body for it: `429 E_RATE_LIMITED` and
-         *     `503 E_SERVICE_UNAVAILABLE` with `Retry-After`, `500 E_INTERNAL`.
+         * @description The status to answer instead of running the operation: any status the operation documents. The answer is the
+         *     contract's example for it (the first under that status, or the one `example` names), made consistent with the
+         *     request as a forced answer is (its request id, its rate-limit headers, the ids it names), and checked against the
+         *     contract. `429`, `500` and `503`, which every operation documents, rehearse a client's retries.
          * @example 503
-         * @enum {integer}
          */
-        FaultStatus: 429 | 500 | 503;
+        FaultStatus: number;
+        /**
+         * FaultExample
+         * @description The name of an example the operation documents (under `status`, when given), to answer with instead of running
+         *     the operation: `idempotencyKeyReused`, say, for the screen that shows a 409.
+         * @example idempotencyKeyReused
+         */
+        FaultExample: string;
         /**
          * FaultDelay
          * Format: int32
@@ -977,6 +988,7 @@ export interface components {
         Fault: {
             operationId: components["schemas"]["ApiOperationId"];
             status?: components["schemas"]["FaultStatus"];
+            example?: components["schemas"]["FaultExample"];
             delayMs?: components["schemas"]["FaultDelay"];
             /**
              * Format: int32
@@ -1011,8 +1023,10 @@ export interface components {
         };
         /**
          * FaultArmRequest
-         * @description A fault to arm: the next `count` requests of `operationId` answer `status`, or are held `delayMs` first, or both.
-         *     At least one of `status` and `delayMs` is required. Unknown properties are refused.
+         * @description A fault to arm: the next `count` requests of `operationId` answer a documented answer (`status`, `example` or
+         *     both), or are held `delayMs` first, or both. At least one of `status`, `example` and `delayMs` is required; a
+         *     status or example the operation does not document is refused, naming those it does. Unknown properties are
+         *     refused.
          * @example {
          *       "operationId": "createCustomer",
          *       "status": 503,
@@ -1022,6 +1036,7 @@ export interface components {
         FaultArmRequest: {
             operationId: components["schemas"]["ApiOperationId"];
             status?: components["schemas"]["FaultStatus"];
+            example?: components["schemas"]["FaultExample"];
             delayMs?: components["schemas"]["FaultDelay"];
             /**
              * Format: int32
@@ -1030,7 +1045,7 @@ export interface components {
              * @example 2
              */
             count?: number;
-        } | unknown | unknown;
+        } | unknown | unknown | unknown;
         /**
          * ResetReport
          * @description What was emptied.
@@ -2252,6 +2267,7 @@ export type Settings = components['schemas']['Settings'];
 export type SettingsUpdateRequest = components['schemas']['SettingsUpdateRequest'];
 export type ApiOperationId = components['schemas']['ApiOperationId'];
 export type FaultStatus = components['schemas']['FaultStatus'];
+export type FaultExample = components['schemas']['FaultExample'];
 export type FaultDelay = components['schemas']['FaultDelay'];
 export type Fault = components['schemas']['Fault'];
 export type FaultList = components['schemas']['FaultList'];

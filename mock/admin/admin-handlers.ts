@@ -22,6 +22,7 @@ import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
 import type { EventPortal } from '../webhooks/event-portal.ts';
 import { webhookHandlers } from '../webhooks/webhook-handlers.ts';
 import type { SettingsRegistry } from './settings.ts';
+import type { AnswersOf } from '../forced-answers/force-answer.ts';
 
 export type { AdminHandlers } from '../pipeline/handler.ts';
 
@@ -38,6 +39,8 @@ export interface AdminServices {
   events: EventPortal;
   /** The operationIds of the API contract served: what a fault may name. */
   apiOperationIds: readonly string[];
+  /** The answers each operation documents: what a fault may answer. */
+  documentedAnswers: AnswersOf;
   /** Where this process answers: a seed calls the API there, not at --public-url (which may be a proxy). */
   selfUrl: () => string;
   /** Empties the store, or one partner's records. */
@@ -50,7 +53,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
   const { config, store, journal, dispatcher, faults, settings } = services;
   const adminContractJson = Buffer.from(JSON.stringify(services.adminContract));
   return {
-    ...faultHandlers(faults, services.apiOperationIds),
+    ...faultHandlers(faults, services.apiOperationIds, services.documentedAnswers),
     ...journalHandlers(journal, services.cursors),
     ...webhookHandlers(services),
 

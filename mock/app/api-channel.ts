@@ -12,7 +12,6 @@ import { authenticate } from '../pipeline/authenticate.ts';
 import type { MockConfig } from '../config/config.ts';
 import { allowCrossOrigin } from '../cors/allow-cross-origin.ts';
 import { injectFaults } from '../faults/inject-faults.ts';
-import { documentedAnswers } from '../forced-answers/documented-answers.ts';
 import { forceAnswers } from '../forced-answers/force-answer.ts';
 import { enforceIdempotency } from '../idempotency/enforce-idempotency.ts';
 import { createExchangeRecorder } from '../journal/record-exchange.ts';
@@ -48,12 +47,12 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
     authenticate(keys),
     readBody({ maxBytes: config.maxBodyBytes }),
     // Before the key is taken: a forced answer changes nothing and is never stored for replay.
-    forceAnswers(perOperation(operations, (op) => documentedAnswers(contract, op))),
+    forceAnswers(services.documentedAnswers),
     // Before validation: a refused body is stored for its key like any 4xx.
     enforceIdempotency({ store, records: services.idempotency, finalise, logger }),
     validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
     // After idempotency, so that a held request is in flight for its key, and an injected 5xx is not stored.
-    injectFaults(services.faults),
+    injectFaults(services.faults, services.documentedAnswers),
     dispatch({ handlers: services.handlers, examples: services.unhandled.length > 0 ? createPrismEngine(contract) : undefined, baseUrl, logger }),
   ]);
   return { run, finalise, record: createExchangeRecorder({ logger, journal: services.journal }) };

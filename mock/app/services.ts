@@ -33,6 +33,9 @@ import { createEventPortal } from '../webhooks/event-portal.ts';
 import { defaultOutboxOptions } from '../webhooks/outbox/outbox-types.ts';
 import { webhookOutbox } from '../webhooks/outbox/outbox.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
+import { documentedAnswers } from '../forced-answers/documented-answers.ts';
+import type { AnswersOf } from '../forced-answers/force-answer.ts';
+import { perOperation } from '../../contract-model/per-operation.ts';
 import { resetStore } from './reset.ts';
 import { secret } from './secrets.ts';
 
@@ -54,6 +57,8 @@ export interface Services {
   settings: SettingsRegistry;
   webhookSecret: string;
   admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl'>;
+  /** The answers each operation documents, for a forced answer (`Prefer`, or a fault armed). */
+  documentedAnswers: AnswersOf;
   stopWork(): Promise<void>;
 }
 
@@ -108,15 +113,17 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   const idempotency = idempotencyRecords({ ttlMs: config.idempotencyTtlMs, maxPerPartner: config.idempotencyMaxRecords });
   const journal = createRequestJournal({ store, maxBytes: config.journalMaxBytes, logger });
   const faults = createFaultRegistry();
+  const answersOf = perOperation(operations, (operation) => documentedAnswers(contract, operation));
   const settings = createSettingsRegistry({ validateResponses: config.validateResponses });
   const admin = {
     config, store, journal, dispatcher, faults, settings, cursors,
     endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
     apiOperationIds: operations.map((op) => op.operationId),
+    documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
-  return { store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, stopWork };
+  return { store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

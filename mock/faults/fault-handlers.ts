@@ -2,18 +2,20 @@
 import type { components } from '../../generated/mock-admin/openapi.js';
 import { validationFailed } from '../http/api-error.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
+import { problemWith, type AnswersOf } from '../forced-answers/force-answer.ts';
 import type { Fault, FaultRegistry } from './faults.ts';
 
 /**
  * An arm request as the validator let it through. openapi-typescript renders the schema's "status or delayMs"
  * (a top-level `anyOf` of `required` lists) as `unknown`; these are its properties.
  */
-type FaultArmRequest = Pick<components['schemas']['Fault'], 'operationId' | 'status' | 'delayMs'> & { count?: number };
+type FaultArmRequest = Pick<components['schemas']['Fault'], 'operationId' | 'status' | 'example' | 'delayMs'> & { count?: number };
 
-export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly string[]): Pick<AdminHandlers, 'listFaults' | 'armFault' | 'clearFaults'> {
+export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly string[], answersOf: AnswersOf): Pick<AdminHandlers, 'listFaults' | 'armFault' | 'clearFaults'> {
   const faultView = (fault: Fault & { partner?: string }) => ({
     operationId: fault.operationId,
     ...(fault.status === undefined ? {} : { status: fault.status }),
+    ...(fault.example === undefined ? {} : { example: fault.example }),
     ...(fault.delayMs === undefined ? {} : { delayMs: fault.delayMs }),
     count: fault.count,
     partner: fault.partner ?? null,
@@ -27,9 +29,13 @@ export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly s
       if (!apiOperationIds.includes(body.operationId)) {
         throw validationFailed([{ in: 'body', field: '/operationId', code: 'E_NOT_ALLOWED_VALUE', message: `Not an operation of the contract served: use one of ${apiOperationIds.join(', ')}.` }]);
       }
+      const choice = { ...(body.status === undefined ? {} : { code: body.status }), ...(body.example === undefined ? {} : { example: body.example }) };
+      const problem = body.status === undefined && body.example === undefined ? undefined : problemWith(body.operationId, answersOf(body.operationId), choice);
+      if (problem) throw validationFailed([{ in: 'body', field: body.example === undefined ? '/status' : '/example', code: 'E_NOT_ALLOWED_VALUE', message: problem }]);
       faults.arm({
         operationId: body.operationId,
         ...(body.status === undefined ? {} : { status: body.status }),
+        ...(body.example === undefined ? {} : { example: body.example }),
         ...(body.delayMs === undefined ? {} : { delayMs: body.delayMs }),
         count: body.count ?? 1,
         ...(partner ? { partnerId: partner.id, partner: partner.maskedKey } : {}),

@@ -1,14 +1,17 @@
 /**
  * Faults armed through `/_mock/faults`, so that clients can rehearse what the mock would otherwise never do:
- * the next N requests of an operation answer 429, 500 or 503, or are held for a while before they run (which
- * makes a concurrent retry with the same Idempotency-Key meet E_IDEMPOTENCY_KEY_IN_PROGRESS). A fault armed with
- * a partner's key applies to that partner's requests only, so developers sharing one mock do not trip each other;
+ * the next N requests of an operation answer one of its documented answers instead of running (a 503 to retry, a
+ * 409 to render: a forced answer, forced-answers/), or are held for a while before they run (which makes a
+ * concurrent retry with the same Idempotency-Key meet E_IDEMPOTENCY_KEY_IN_PROGRESS). A fault armed with a
+ * partner's key applies to that partner's requests only, so developers sharing one mock do not trip each other;
  * one armed without a key applies to every partner.
  */
 export interface Fault {
   operationId: string;
-  /** Answer with this status instead of running the operation. */
-  status?: 429 | 500 | 503;
+  /** Answer with this documented status instead of running the operation. */
+  status?: number;
+  /** Answer with this documented example instead of running the operation. */
+  example?: string;
   /** Hold the request this long before it runs. */
   delayMs?: number;
   /** How many requests it applies to. */
@@ -41,7 +44,8 @@ export function createFaultRegistry(): FaultRegistry {
       if (!fault) return undefined;
       fault.count -= 1;
       if (fault.count <= 0) faults = faults.filter((candidate) => candidate !== fault);
-      return { operationId: fault.operationId, status: fault.status, delayMs: fault.delayMs, partnerId: fault.partnerId };
+      const { count: _count, ...taken } = fault;
+      return taken;
     },
     list: (partnerId) => faults.filter((fault) => partnerId === undefined || appliesTo(fault, partnerId)).map((fault) => ({ ...fault })),
     clear(partnerId) {

@@ -1,24 +1,27 @@
-/** Applies a fault armed through `/_mock/faults` to this request (see admin/faults.ts). */
-import { ApiError } from '../http/api-error.ts';
+/**
+ * Applies a fault armed through `/_mock/faults` to this request (see faults.ts): holds it, then answers the
+ * documented answer the fault names, as a request's own `Prefer` would have it (forced-answers/). After the
+ * idempotency step, so that a held create is in flight for its key; a forced answer is never stored for it.
+ */
+import { forcedAnswer, type AnswersOf } from '../forced-answers/force-answer.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { respond } from '../pipeline/reply.ts';
 import type { FaultRegistry } from './faults.ts';
 
-const answers = {
-  429: () => new ApiError(429, 'E_RATE_LIMITED', 'Too many requests for this key; retry after Retry-After seconds.', undefined, { 'retry-after': '1' }),
-  500: () => new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred; retry with the same Idempotency-Key.'),
-  503: () => new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The service is briefly unavailable; retry after Retry-After.', undefined, { 'retry-after': '1' }),
-} as const;
-
-export function injectFaults(faults: FaultRegistry): Step {
+export function injectFaults(faults: FaultRegistry, answersOf: AnswersOf): Step {
   return async (exchange, next) => {
-    const fault = exchange.operation && faults.take(exchange.operation.operationId, exchange.partner?.id);
-    if (!fault) return next();
+    const operation = exchange.operation;
+    const fault = operation && faults.take(operation.operationId, exchange.partner?.id);
+    if (!operation || !fault) return next();
     if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    if (fault.status) {
-      respond(exchange, answers[fault.status]());
-      return;
-    }
-    return next();
+    if (fault.status === undefined && fault.example === undefined) return next();
+    const outcome = forcedAnswer(exchange, operation.operationId, answersOf(operation.operationId), {
+      ...(fault.status === undefined ? {} : { code: fault.status }),
+      ...(fault.example === undefined ? {} : { example: fault.example }),
+    });
+    // Checked when it was armed, against the same contract.
+    if ('problem' in outcome) throw new Error(`a fault armed on ${operation.operationId} names no documented answer: ${outcome.problem}`);
+    exchange.forced = outcome.forced;
+    respond(exchange, outcome.reply);
   };
 }

@@ -17,18 +17,37 @@ import { respond } from '../pipeline/reply.ts';
 import type { DocumentedAnswer, OperationAnswers } from './documented-answers.ts';
 import { readPrefer, type ForcedChoice } from './prefer-header.ts';
 
-export function forceAnswers(answersOf: (operationId: string) => OperationAnswers | undefined): Step {
+export type AnswersOf = (operationId: string) => OperationAnswers | undefined;
+
+export function forceAnswers(answersOf: AnswersOf): Step {
   return async (exchange, next) => {
     const operation = exchange.operation;
     const reading = readPrefer(exchange.request.headers.prefer);
     if (reading.kind === 'none' || !operation) return next();
-    const documented = answersOf(operation.operationId) ?? { answers: [], withoutExample: [] };
     if (reading.kind === 'problem') return refuse(exchange, reading.problem);
-    const chosen = choose(documented.answers, reading.choice);
-    if (!chosen) return refuse(exchange, `${describeChoice(reading.choice)} is not among the answers ${operation.operationId} documents: ${describeAnswers(documented)}.`);
-    exchange.forced = { status: chosen.status, example: chosen.example };
-    respond(exchange, consistentWith(exchange, chosen));
+    const outcome = forcedAnswer(exchange, operation.operationId, answersOf(operation.operationId), reading.choice);
+    if ('problem' in outcome) return refuse(exchange, outcome.problem);
+    exchange.forced = outcome.forced;
+    respond(exchange, outcome.reply);
   };
+}
+
+export type ForcedOutcome = { forced: { status: number; example: string }; reply: Reply } | { problem: string };
+
+/** The documented answer a choice names, made consistent with this request; or why the operation has none. */
+export function forcedAnswer(exchange: Exchange, operationId: string, documented: OperationAnswers | undefined, choice: ForcedChoice): ForcedOutcome {
+  const chosen = choose(documented?.answers ?? [], choice);
+  if (!chosen) return { problem: notDocumented(operationId, documented, choice) };
+  return { forced: { status: chosen.status, example: chosen.example }, reply: consistentWith(exchange, chosen) };
+}
+
+/** Why a choice names no answer the operation documents; undefined when it names one. */
+export function problemWith(operationId: string, documented: OperationAnswers | undefined, choice: ForcedChoice): string | undefined {
+  return choose(documented?.answers ?? [], choice) ? undefined : notDocumented(operationId, documented, choice);
+}
+
+function notDocumented(operationId: string, documented: OperationAnswers | undefined, choice: ForcedChoice): string {
+  return `${describeChoice(choice)} is not among the answers ${operationId} documents: ${describeAnswers(documented ?? { answers: [], withoutExample: [] })}.`;
 }
 
 /** The first documented answer that matches every part of the choice. */

@@ -94,8 +94,9 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
     if (exchange.response) options.finalise(exchange);
     const answer = exchange.response;
     // A 429 is not stored either: the real limiter answers before the key is looked at, and an injected one must
-    // leave the key free for the retry after Retry-After just the same.
-    if (!answer || answer.status >= 500 || answer.status === 429) return abandon(lock);
+    // leave the key free for the retry after Retry-After just the same. Nor is a forced answer (a fault armed):
+    // the operation did not run, and the same key without the fault runs it.
+    if (!answer || answer.status >= 500 || answer.status === 429 || exchange.forced) return abandon(lock);
     try {
       const completedAt = Date.now();
       const stored = await store.write((tx) => records.complete(tx, lock, storedFrom(answer), completedAt));
