@@ -35,8 +35,9 @@ export interface paths {
         /**
          * List the requests the mock answered
          * @description The request journal: every request answered on the API's routes, with its operation, status, duration, masked
-         *     key, error code, whether it was an idempotent replay, and how its answer broke the contract, if it did. With a
-         *     key, only that partner's requests; without one, everyone's (and those with no valid key).
+         *     key, error code, whether it was an idempotent replay or a forced answer, and how its answer broke the contract,
+         *     if it did; filtered by operation, status or error code. With a key, only that partner's requests; without one,
+         *     everyone's (and those with no valid key).
          *
          *     Pages come newest first, the entries within a page oldest first. A page may hold fewer than `limit` entries
          *     even when older ones follow (a read examines at most 10 × `limit` entries, so that a rare filter never makes
@@ -2217,6 +2218,11 @@ export interface components {
          */
         ResponseStatusQuery: number;
         /**
+         * @description Only the requests answered with this `error.code` (the API's codes, as the journal records them).
+         * @example E_IDEMPOTENCY_KEY_REUSED
+         */
+        ErrorCodeQuery: string;
+        /**
          * @description The webhook endpoint's `id`.
          * @example we_3fTq8ZmP1xLk6VbN9cRw2HsD
          */
@@ -2354,6 +2360,7 @@ export type ParameterJournalLimit = components['parameters']['JournalLimit'];
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterOperationIdQuery = components['parameters']['OperationIdQuery'];
 export type ParameterResponseStatusQuery = components['parameters']['ResponseStatusQuery'];
+export type ParameterErrorCodeQuery = components['parameters']['ErrorCodeQuery'];
 export type ParameterEndpointIdPath = components['parameters']['EndpointIdPath'];
 export type ParameterEventTypeQuery = components['parameters']['EventTypeQuery'];
 export type ParameterLimit = components['parameters']['Limit'];
@@ -2407,6 +2414,11 @@ export interface operations {
                  * @example 409
                  */
                 status?: components["parameters"]["ResponseStatusQuery"];
+                /**
+                 * @description Only the requests answered with this `error.code` (the API's codes, as the journal records them).
+                 * @example E_IDEMPOTENCY_KEY_REUSED
+                 */
+                errorCode?: components["parameters"]["ErrorCodeQuery"];
             };
             header?: {
                 /**

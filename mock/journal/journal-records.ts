@@ -34,6 +34,7 @@ export interface JournalQuery {
   before?: number;
   operationId?: string;
   status?: number;
+  errorCode?: string;
   partnerId?: string;
 }
 
@@ -140,7 +141,7 @@ function dropOldest(tx: Tx, bytes: number): number {
 /** Chunks read per scan while a page is gathered, newest first. */
 const chunksPerRead = 8;
 
-export function journalPage(tx: Tx, { limit, before, operationId, status, partnerId }: JournalQuery): JournalPage {
+export function journalPage(tx: Tx, { limit, before, operationId, status, errorCode, partnerId }: JournalQuery): JournalPage {
   const examinable = Math.max(1, limit) * 10;
   const found: JournalPage['entries'] = [];
   let examined = 0;
@@ -166,6 +167,7 @@ export function journalPage(tx: Tx, { limit, before, operationId, status, partne
         lastExamined = position;
         if (operationId !== undefined && record.operationId !== operationId) continue;
         if (status !== undefined && record.status !== status) continue;
+        if (errorCode !== undefined && record.errorCode !== errorCode) continue;
         if (partnerId !== undefined && record.partnerId !== partnerId) continue;
         found.push({ ...record, id: position });
       }

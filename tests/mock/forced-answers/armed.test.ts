@@ -33,6 +33,8 @@ describe('a forced answer armed for a partner', () => {
     expect(forced.json.error).toMatchObject({ code: 'E_IDEMPOTENCY_KEY_REUSED', requestId: forced.headers.get('x-request-id') });
     const journaled = (await journalOf(mock)).find((entry) => entry.requestId === forced.headers.get('x-request-id'));
     expect(journaled?.forced).toEqual({ status: 409, example: 'idempotencyKeyReused' });
+    const byCode = await portal(mock, sandboxKey).GET('/_mock/requests', { params: { query: { errorCode: 'E_IDEMPOTENCY_KEY_REUSED' } } });
+    expect(byCode.data?.payload.data.map((entry) => entry.requestId)).toEqual([forced.headers.get('x-request-id')]);
 
     // Used up; the same key and body then run, as nothing was stored for them.
     const real = await mock.call('/v1/partner/customers', { body, idempotencyKey: key });
