@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export type IdPrefix = 'cus' | 'com' | 'doc' | 'evt' | 'we';
+export type IdPrefix = 'cus' | 'com' | 'doc' | 'evt' | 'we' | 'flt';
 
 export function newId(prefix: IdPrefix): string {
   let id = `${prefix}_`;

@@ -140,6 +140,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disarm one fault
+         * @description Disarms one fault, before it is used up (or one armed until disarmed): with a key, one of that partner's
+         *     (another partner's, or one armed for every partner, is not found); without one, any. Returns the faults still
+         *     armed, as `listFaults` would.
+         */
+        delete: operations["disarmFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_mock/reset": {
         parameters: {
             query?: never;
@@ -950,6 +972,12 @@ export interface components {
             validateResponses: boolean;
         };
         /**
+         * FaultId
+         * @description Identifier of an armed fault (`flt_` and 24 letters and digits), to disarm it by itself.
+         * @example flt_4pQz8LmX2wTn6VbK3dRs9YhC
+         */
+        FaultId: string;
+        /**
          * ApiOperationId
          * @description An operation of the Partner Formation API contract, by its `operationId` (`createCustomer`, `getCompany`…). The
          *     mock checks it against the contract it serves, so an operation added to the contract can be faulted at once; any
@@ -987,16 +1015,17 @@ export interface components {
          * @description A fault armed, with how many requests it still applies to and which partner's.
          */
         Fault: {
+            id: components["schemas"]["FaultId"];
             operationId: components["schemas"]["ApiOperationId"];
             status?: components["schemas"]["FaultStatus"];
             example?: components["schemas"]["FaultExample"];
             delayMs?: components["schemas"]["FaultDelay"];
             /**
              * Format: int32
-             * @description How many more requests it applies to; it is gone after the last.
+             * @description How many more requests it applies to, it is gone after the last; `null` until it is disarmed.
              * @example 2
              */
-            count: number;
+            count: number | null;
             /**
              * @description The partner it applies to, as its masked key; `null` for every partner.
              * @example dk_test_…wxyz
@@ -1013,6 +1042,7 @@ export interface components {
              * @description The faults, oldest first.
              * @example [
              *       {
+             *         "id": "flt_4pQz8LmX2wTn6VbK3dRs9YhC",
              *         "operationId": "createCustomer",
              *         "status": 503,
              *         "count": 2,
@@ -1041,11 +1071,11 @@ export interface components {
             delayMs?: components["schemas"]["FaultDelay"];
             /**
              * Format: int32
-             * @description How many requests it applies to.
+             * @description How many requests it applies to; `null` for every request until it is disarmed (`disarmFault`).
              * @default 1
              * @example 2
              */
-            count?: number;
+            count?: number | null;
         } | unknown | unknown | unknown;
         /**
          * ResetReport
@@ -1894,6 +1924,26 @@ export interface components {
                 };
             };
         };
+        /** @description A path or header parameter breaks the contract; `details` names each one. */
+        PathBadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /** @description No such fault armed for this partner (it was used up, disarmed, or is another partner's). */
+        FaultNotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
         /** @description The data is emptied. */
         ResetReport: {
             headers: {
@@ -2020,16 +2070,6 @@ export interface components {
                     payload: components["schemas"]["WebhookEndpoint"];
                     error: components["schemas"]["NoError"];
                 };
-            };
-        };
-        /** @description A path or header parameter breaks the contract; `details` names each one. */
-        PathBadRequest: {
-            headers: {
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
         /** @description No such webhook endpoint for this partner (another partner's are not found either). */
@@ -2223,6 +2263,11 @@ export interface components {
          */
         ErrorCodeQuery: string;
         /**
+         * @description The fault's `id`, as `listFaults` gives it.
+         * @example flt_4pQz8LmX2wTn6VbK3dRs9YhC
+         */
+        FaultIdPath: components["schemas"]["FaultId"];
+        /**
          * @description The webhook endpoint's `id`.
          * @example we_3fTq8ZmP1xLk6VbN9cRw2HsD
          */
@@ -2271,6 +2316,7 @@ export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 export type DeliveryJournal = components['schemas']['DeliveryJournal'];
 export type Settings = components['schemas']['Settings'];
 export type SettingsUpdateRequest = components['schemas']['SettingsUpdateRequest'];
+export type FaultId = components['schemas']['FaultId'];
 export type ApiOperationId = components['schemas']['ApiOperationId'];
 export type FaultStatus = components['schemas']['FaultStatus'];
 export type FaultExample = components['schemas']['FaultExample'];
@@ -2329,6 +2375,8 @@ export type ResponseFaultList = components['responses']['FaultList'];
 export type ResponseFaultArmed = components['responses']['FaultArmed'];
 export type ResponseFaultBadRequest = components['responses']['FaultBadRequest'];
 export type ResponseFaultsCleared = components['responses']['FaultsCleared'];
+export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
+export type ResponseFaultNotFound = components['responses']['FaultNotFound'];
 export type ResponseResetReport = components['responses']['ResetReport'];
 export type ResponseSeedReport = components['responses']['SeedReport'];
 export type ResponseSeedBadRequest = components['responses']['SeedBadRequest'];
@@ -2340,7 +2388,6 @@ export type ResponseWebhookEndpointCreated = components['responses']['WebhookEnd
 export type ResponseWebhookEndpointBadRequest = components['responses']['WebhookEndpointBadRequest'];
 export type ResponseWebhookEndpointLimit = components['responses']['WebhookEndpointLimit'];
 export type ResponseWebhookEndpoint = components['responses']['WebhookEndpoint'];
-export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
 export type ResponseWebhookEndpointNotFound = components['responses']['WebhookEndpointNotFound'];
 export type ResponseWebhookEndpointDeleted = components['responses']['WebhookEndpointDeleted'];
 export type ResponseWebhookEndpointUpdateBadRequest = components['responses']['WebhookEndpointUpdateBadRequest'];
@@ -2361,6 +2408,7 @@ export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterOperationIdQuery = components['parameters']['OperationIdQuery'];
 export type ParameterResponseStatusQuery = components['parameters']['ResponseStatusQuery'];
 export type ParameterErrorCodeQuery = components['parameters']['ErrorCodeQuery'];
+export type ParameterFaultIdPath = components['parameters']['FaultIdPath'];
 export type ParameterEndpointIdPath = components['parameters']['EndpointIdPath'];
 export type ParameterEventTypeQuery = components['parameters']['EventTypeQuery'];
 export type ParameterLimit = components['parameters']['Limit'];
@@ -2595,6 +2643,36 @@ export interface operations {
             400: components["responses"]["HeaderBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    disarmFault: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
+                 *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
+                 */
+                "x-request-id"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description The fault's `id`, as `listFaults` gives it.
+                 * @example flt_4pQz8LmX2wTn6VbK3dRs9YhC
+                 */
+                faultId: components["parameters"]["FaultIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FaultsCleared"];
+            400: components["responses"]["PathBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["FaultNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

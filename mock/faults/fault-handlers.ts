@@ -1,6 +1,6 @@
 /** The admin API's routes of faults (`/_mock/faults`): list, arm, clear; scoped to the partner whose key is sent. */
 import type { components } from '../../generated/mock-admin/openapi.js';
-import { validationFailed } from '../http/api-error.ts';
+import { notFound, validationFailed } from '../http/api-error.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import { problemWith, type AnswersOf } from '../forced-answers/force-answer.ts';
 import type { Fault, FaultRegistry } from './faults.ts';
@@ -9,10 +9,11 @@ import type { Fault, FaultRegistry } from './faults.ts';
  * An arm request as the validator let it through. openapi-typescript renders the schema's "status or delayMs"
  * (a top-level `anyOf` of `required` lists) as `unknown`; these are its properties.
  */
-type FaultArmRequest = Pick<components['schemas']['Fault'], 'operationId' | 'status' | 'example' | 'delayMs'> & { count?: number };
+type FaultArmRequest = Pick<components['schemas']['Fault'], 'operationId' | 'status' | 'example' | 'delayMs'> & { count?: number | null };
 
-export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly string[], answersOf: AnswersOf): Pick<AdminHandlers, 'listFaults' | 'armFault' | 'clearFaults'> {
+export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly string[], answersOf: AnswersOf): Pick<AdminHandlers, 'listFaults' | 'armFault' | 'clearFaults' | 'disarmFault'> {
   const faultView = (fault: Fault & { partner?: string }) => ({
+    id: fault.id,
     operationId: fault.operationId,
     ...(fault.status === undefined ? {} : { status: fault.status }),
     ...(fault.example === undefined ? {} : { example: fault.example }),
@@ -37,7 +38,7 @@ export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly s
         ...(body.status === undefined ? {} : { status: body.status }),
         ...(body.example === undefined ? {} : { example: body.example }),
         ...(body.delayMs === undefined ? {} : { delayMs: body.delayMs }),
-        count: body.count ?? 1,
+        count: body.count === undefined ? 1 : body.count,
         ...(partner ? { partnerId: partner.id, partner: partner.maskedKey } : {}),
       });
       return { status: 201, payload: faultList(partner?.id) };
@@ -45,6 +46,11 @@ export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly s
 
     clearFaults({ partner }) {
       faults.clear(partner?.id);
+      return { status: 200, payload: faultList(partner?.id) };
+    },
+
+    disarmFault({ partner, path }) {
+      if (!faults.disarm(path.faultId, partner?.id)) throw notFound(`fault ${path.faultId} armed for this partner`);
       return { status: 200, payload: faultList(partner?.id) };
     },
   };

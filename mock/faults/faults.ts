@@ -6,7 +6,11 @@
  * partner's key applies to that partner's requests only, so developers sharing one mock do not trip each other;
  * one armed without a key applies to every partner.
  */
+import { newId } from '../ids.ts';
+
 export interface Fault {
+  /** Its own, to disarm it by itself. */
+  id: string;
   operationId: string;
   /** Answer with this documented status instead of running the operation. */
   status?: number;
@@ -14,8 +18,8 @@ export interface Fault {
   example?: string;
   /** Hold the request this long before it runs. */
   delayMs?: number;
-  /** How many requests it applies to. */
-  count: number;
+  /** How many requests it applies to; `null`: every one, until it is disarmed. */
+  count: number | null;
   /** The partner it is scoped to; absent: every partner. */
   partnerId?: string;
   /** That partner's key, masked, to show. */
@@ -23,13 +27,16 @@ export interface Fault {
 }
 
 export interface FaultRegistry {
-  arm(fault: Fault): void;
+  /** Arms a fault, giving it its id. */
+  arm(fault: Omit<Fault, 'id'>): Fault;
   /** Takes one use of the first fault armed for the operation that applies to the partner, if any. */
   take(operationId: string, partnerId: string | undefined): Omit<Fault, 'count'> | undefined;
   /** With a partner, its faults and the unscoped ones; without, all. */
   list(partnerId?: string): Fault[];
   /** With a partner, only its faults; without, all. */
   clear(partnerId?: string): void;
+  /** Disarms one fault: with a partner, only one of its own. False when there is none such. */
+  disarm(id: string, partnerId?: string): boolean;
 }
 
 export function createFaultRegistry(): FaultRegistry {
@@ -37,19 +44,28 @@ export function createFaultRegistry(): FaultRegistry {
   const appliesTo = (fault: Fault, partnerId: string | undefined) => fault.partnerId === undefined || fault.partnerId === partnerId;
   return {
     arm(fault) {
-      faults.push({ ...fault });
+      const armed = { ...fault, id: newId('flt') };
+      faults.push(armed);
+      return { ...armed };
     },
     take(operationId, partnerId) {
       const fault = faults.find((candidate) => candidate.operationId === operationId && appliesTo(candidate, partnerId));
       if (!fault) return undefined;
-      fault.count -= 1;
-      if (fault.count <= 0) faults = faults.filter((candidate) => candidate !== fault);
+      if (fault.count !== null) {
+        fault.count -= 1;
+        if (fault.count <= 0) faults = faults.filter((candidate) => candidate !== fault);
+      }
       const { count: _count, ...taken } = fault;
       return taken;
     },
     list: (partnerId) => faults.filter((fault) => partnerId === undefined || appliesTo(fault, partnerId)).map((fault) => ({ ...fault })),
     clear(partnerId) {
       faults = partnerId === undefined ? [] : faults.filter((fault) => fault.partnerId !== partnerId);
+    },
+    disarm(id, partnerId) {
+      const before = faults.length;
+      faults = faults.filter((fault) => fault.id !== id || (partnerId !== undefined && fault.partnerId !== partnerId));
+      return faults.length < before;
     },
   };
 }

@@ -54,6 +54,22 @@ describe('a forced answer armed for a partner', () => {
     expect((await mock.call('/v1/partner/customers')).status).toBe(200);
   });
 
+  it('stays armed until disarmed when its count is null, and is disarmed by its id, by its partner only', async () => {
+    const armed = await portal(mock, sandboxKey).POST('/_mock/faults', { body: { operationId: 'listCustomers', status: 503, count: null } });
+    const fault = armed.data?.payload.data.find((entry) => entry.operationId === 'listCustomers');
+    expect(fault).toMatchObject({ id: expect.stringMatching(/^flt_[A-Za-z0-9]{24}$/), status: 503, count: null });
+    for (let call = 0; call < 3; call += 1) expect((await mock.call('/v1/partner/customers')).status).toBe(503);
+    const id = fault?.id as string;
+    const theirs = await portal(mock, otherSandboxKey).DELETE('/_mock/faults/{faultId}', { params: { path: { faultId: id } } });
+    expect([theirs.response.status, theirs.error?.error.code]).toEqual([404, 'E_NOT_FOUND']);
+    const disarmed = await portal(mock, sandboxKey).DELETE('/_mock/faults/{faultId}', { params: { path: { faultId: id } } });
+    expect(disarmed.response.status).toBe(200);
+    expect(disarmed.data?.payload.data.map((entry) => entry.id)).not.toContain(id);
+    expect((await mock.call('/v1/partner/customers')).status).toBe(200);
+    const again = await portal(mock, sandboxKey).DELETE('/_mock/faults/{faultId}', { params: { path: { faultId: id } } });
+    expect(again.response.status).toBe(404);
+  });
+
   it('is refused when the operation does not document it, naming what it does', async () => {
     const status = await portal(mock, sandboxKey).POST('/_mock/faults', { body: { operationId: 'createCustomer', status: 418 } });
     expect(status.response.status).toBe(400);
