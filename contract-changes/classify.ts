@@ -308,6 +308,10 @@ function judgeServers(change: DetectedChange, rest: string[]): Judgement {
 
 function judgeComponent(change: DetectedChange, kind: string | undefined, segments: string[]): Judgement {
   const depth = segments.length;
+  // Examples are documentation: no request or response changes with them, and no generated type is named after one.
+  // One that is used is judged where it is used (an example there); one removed while used leaves a $ref that
+  // lint refuses.
+  if (kind === 'examples') return documented(depth === 3 ? `component example ${describeKind(change)}` : `component ${describeKind(change)}`);
   if (kind === 'securitySchemes') {
     if (depth === 3 && change.kind === 'added') return added('new security scheme');
     const keyword = segments[3];
