@@ -69,12 +69,26 @@ const docs = (bundled: string, file: string, title: string, options: { samples?:
     // The template is Redocly's own plus a Content-Security-Policy: nothing outside the page may load.
     const template = join(root, 'scripts/docs-template.hbs');
     try {
-      return await run(bin('redocly'), ['build-docs', source, '--inlineBundle', '--template', template, '--title', title, '-o', join(out, file)], quiet);
+      await run(bin('redocly'), ['build-docs', source, '--inlineBundle', '--template', template, '--title', title, '-o', join(out, file)], quiet);
+      await writeFile(join(out, file), withLocalBadge(await readFile(join(out, file), 'utf8')));
     } finally {
       if (scratch) await rm(scratch, { recursive: true, force: true });
     }
   },
 });
+
+/**
+ * Redoc's "API docs by" badge shows a logo from Redocly's CDN: the page's Content-Security-Policy blocks it, but
+ * every page load then logs an error and makes a request that goes nowhere. The logo is written into the page
+ * instead, as the word it shows. Fails when the page no longer names the CDN's logo, so that a new Redoc that
+ * moved it is noticed here rather than in the browser test.
+ */
+const cdnLogos = ['https://cdn.redoc.ly/redoc/logo-mini-full.svg', 'https://cdn.redoc.ly/redoc/logo-mini.svg'];
+const localLogo = `data:image/svg+xml,${encodeURIComponent("<svg xmlns='http://www.w3.org/2000/svg' width='52' height='14'><text x='0' y='11' font-family='sans-serif' font-size='11' fill='currentColor'>Redocly</text></svg>")}`;
+function withLocalBadge(page: string): string {
+  if (!cdnLogos.every((logo) => page.includes(logo))) throw new Error(`the built docs no longer name Redoc's logo at ${cdnLogos.join(' and ')}: check where its badge loads it from now`);
+  return cdnLogos.reduce((html, logo) => html.replaceAll(logo, localLogo), page);
+}
 
 /** The contract's facts (contract-model/contract-facts.ts) as a module, for code that does not read the bundle. */
 const facts = (bundled: string, file: string): Step => ({
