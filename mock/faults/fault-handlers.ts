@@ -3,7 +3,7 @@ import type { components } from '../../generated/mock-admin/openapi.js';
 import { notFound, validationFailed } from '../http/api-error.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import { problemWith, type AnswersOf } from '../forced-answers/force-answer.ts';
-import type { Fault, FaultRegistry } from './faults.ts';
+import { choiceOf, type Fault, type FaultRegistry } from './faults.ts';
 
 /**
  * An arm request as the validator let it through. openapi-typescript renders the schema's "status or delayMs"
@@ -30,8 +30,8 @@ export function faultHandlers(faults: FaultRegistry, apiOperationIds: readonly s
       if (!apiOperationIds.includes(body.operationId)) {
         throw validationFailed([{ in: 'body', field: '/operationId', code: 'E_NOT_ALLOWED_VALUE', message: `Not an operation of the contract served: use one of ${apiOperationIds.join(', ')}.` }]);
       }
-      const choice = { ...(body.status === undefined ? {} : { code: body.status }), ...(body.example === undefined ? {} : { example: body.example }) };
-      const problem = body.status === undefined && body.example === undefined ? undefined : problemWith(body.operationId, answersOf(body.operationId), choice);
+      const choice = choiceOf(body);
+      const problem = choice && problemWith(body.operationId, answersOf(body.operationId), choice);
       if (problem) throw validationFailed([{ in: 'body', field: body.example === undefined ? '/status' : '/example', code: 'E_NOT_ALLOWED_VALUE', message: problem }]);
       faults.arm({
         operationId: body.operationId,

@@ -6,6 +6,7 @@
  * partner's key applies to that partner's requests only, so developers sharing one mock do not trip each other;
  * one armed without a key applies to every partner.
  */
+import type { ForcedChoice } from '../forced-answers/prefer-header.ts';
 import { newId } from '../ids.ts';
 
 export interface Fault {
@@ -24,6 +25,12 @@ export interface Fault {
   partnerId?: string;
   /** That partner's key, masked, to show. */
   partner?: string;
+}
+
+/** What a fault answers instead of running the operation, as a forced answer names it; none for a delay alone. */
+export function choiceOf(fault: Pick<Fault, 'status' | 'example'>): ForcedChoice | undefined {
+  if (fault.status === undefined && fault.example === undefined) return undefined;
+  return { ...(fault.status === undefined ? {} : { code: fault.status }), ...(fault.example === undefined ? {} : { example: fault.example }) };
 }
 
 export interface FaultRegistry {

@@ -3,10 +3,9 @@
  * documented answer the fault names, as a request's own `Prefer` would have it (forced-answers/). After the
  * idempotency step, so that a held create is in flight for its key; a forced answer is never stored for it.
  */
-import { forcedAnswer, type AnswersOf } from '../forced-answers/force-answer.ts';
+import { forceAnswer, type AnswersOf } from '../forced-answers/force-answer.ts';
 import type { Step } from '../pipeline/pipeline.ts';
-import { respond } from '../pipeline/reply.ts';
-import type { FaultRegistry } from './faults.ts';
+import { choiceOf, type FaultRegistry } from './faults.ts';
 
 export function injectFaults(faults: FaultRegistry, answersOf: AnswersOf): Step {
   return async (exchange, next) => {
@@ -14,14 +13,10 @@ export function injectFaults(faults: FaultRegistry, answersOf: AnswersOf): Step 
     const fault = operation && faults.take(operation.operationId, exchange.partner?.id);
     if (!operation || !fault) return next();
     if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    if (fault.status === undefined && fault.example === undefined) return next();
-    const outcome = forcedAnswer(exchange, operation.operationId, answersOf(operation.operationId), {
-      ...(fault.status === undefined ? {} : { code: fault.status }),
-      ...(fault.example === undefined ? {} : { example: fault.example }),
-    });
+    const choice = choiceOf(fault);
+    if (!choice) return next();
+    const problem = forceAnswer(exchange, operation.operationId, answersOf(operation.operationId), choice);
     // Checked when it was armed, against the same contract.
-    if ('problem' in outcome) throw new Error(`a fault armed on ${operation.operationId} names no documented answer: ${outcome.problem}`);
-    exchange.forced = outcome.forced;
-    respond(exchange, outcome.reply);
+    if (problem) throw new Error(`a fault armed on ${operation.operationId} names no documented answer: ${problem}`);
   };
 }

@@ -25,20 +25,21 @@ export function forceAnswers(answersOf: AnswersOf): Step {
     const reading = readPrefer(exchange.request.headers.prefer);
     if (reading.kind === 'none' || !operation) return next();
     if (reading.kind === 'problem') return refuse(exchange, reading.problem);
-    const outcome = forcedAnswer(exchange, operation.operationId, answersOf(operation.operationId), reading.choice);
-    if ('problem' in outcome) return refuse(exchange, outcome.problem);
-    exchange.forced = outcome.forced;
-    respond(exchange, outcome.reply);
+    const problem = forceAnswer(exchange, operation.operationId, answersOf(operation.operationId), reading.choice);
+    if (problem) refuse(exchange, problem);
   };
 }
 
-export type ForcedOutcome = { forced: { status: number; example: string }; reply: Reply } | { problem: string };
-
-/** The documented answer a choice names, made consistent with this request; or why the operation has none. */
-export function forcedAnswer(exchange: Exchange, operationId: string, documented: OperationAnswers | undefined, choice: ForcedChoice): ForcedOutcome {
+/**
+ * Answers the exchange with the documented answer a choice names, made consistent with this request, and marks it
+ * forced; when the operation documents none such, answers nothing and says why.
+ */
+export function forceAnswer(exchange: Exchange, operationId: string, documented: OperationAnswers | undefined, choice: ForcedChoice): string | undefined {
   const chosen = choose(documented?.answers ?? [], choice);
-  if (!chosen) return { problem: notDocumented(operationId, documented, choice) };
-  return { forced: { status: chosen.status, example: chosen.example }, reply: consistentWith(exchange, chosen) };
+  if (!chosen) return notDocumented(operationId, documented, choice);
+  exchange.forced = { status: chosen.status, example: chosen.example };
+  respond(exchange, consistentWith(exchange, chosen));
+  return undefined;
 }
 
 /** Why a choice names no answer the operation documents; undefined when it names one. */

@@ -116,14 +116,17 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
       respond(exchange, inProgress());
       return;
     }
-    if (error instanceof CommitOutcomeUnknown) {
-      // Its record went with it, or nothing did: the retry with this key replays the one, or runs for the first time.
-      logger.error({ err: error, requestId: exchange.requestId }, 'a create may or may not have been stored (the store did not confirm it), and the client is told to retry with its key');
-      respond(exchange, new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The request could not be confirmed as stored. Retry with the same Idempotency-Key after Retry-After: it answers what was done, or does it then.', undefined, { 'retry-after': '1' }));
-    } else {
-      logger.error({ err: error, requestId: exchange.requestId }, 'a create could not be stored: nothing was created, and the client is told to retry');
-      respond(exchange, new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The request could not be stored; nothing was created. Retry with the same Idempotency-Key after Retry-After.', undefined, { 'retry-after': '1' }));
-    }
+    // A commit not confirmed took its record with it, or nothing did: the retry with this key replays the one, or
+    // runs for the first time.
+    const unconfirmed = error instanceof CommitOutcomeUnknown;
+    logger.error(
+      { err: error, requestId: exchange.requestId },
+      unconfirmed ? 'a create may or may not have been stored (the store did not confirm it), and the client is told to retry with its key' : 'a create could not be stored: nothing was created, and the client is told to retry',
+    );
+    const message = unconfirmed
+      ? 'The request could not be confirmed as stored. Retry with the same Idempotency-Key after Retry-After: it answers what was done, or does it then.'
+      : 'The request could not be stored; nothing was created. Retry with the same Idempotency-Key after Retry-After.';
+    respond(exchange, new ApiError(503, 'E_SERVICE_UNAVAILABLE', message, undefined, { 'retry-after': '1' }));
     // Freed for the retry; a commit that was made deleted the lock already, and this finds none of its own.
     await abandon(lock);
   }

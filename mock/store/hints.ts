@@ -41,6 +41,8 @@ export interface HeldRange {
   entries: VersionedEntry[];
 }
 
+const valueId = (table: Table<unknown>, key: string): string => `${table.name}\u0002${key}`;
+
 /** The id of a range: its table and bounds, as `Fetched` and `Hints` key them. */
 export function rangeId(table: Table<unknown>, range: KeyRange): string {
   return `${table.name}\u0002${range.low}\u0002${range.high}\u0002${range.reverse ? 1 : 0}\u0002${range.limit}`;
@@ -63,7 +65,7 @@ export class Hints {
   /** The hinted value of a key (`absent` when known absent), or undefined when there is none to take. */
   value(table: Table<unknown>, key: string, kind: ReadKind): Versioned | undefined {
     if (kind === 'snapshot') return undefined;
-    const held = this.values.get(`${table.name}\u0002${key}`);
+    const held = this.values.get(valueId(table, key));
     return held === undefined || !usable(held, kind) ? undefined : held.found;
   }
 
@@ -76,7 +78,7 @@ export class Hints {
   /** A value fetched or committed; a table of bytes is not kept (its values are large, and never read twice). */
   learnValue(table: Table<unknown>, key: string, found: Versioned | undefined): void {
     if (table.bytes) return;
-    const id = `${table.name}\u0002${key}`;
+    const id = valueId(table, key);
     const known = this.values.get(id);
     // A fetch answered after a commit of this process wrote the key anew: the commit's is the newer.
     if (known !== undefined && found !== undefined && (known.found.version ?? 0) > (found.version ?? 0)) return;

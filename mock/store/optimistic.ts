@@ -11,7 +11,7 @@
  * when the commit finds a read changed, everything the run did not fetch is fetched at once, in one round trip,
  * and the body runs again on it: a body that reads five keys needs one fetch, not five.
  */
-import { Hints, rangeId } from './hints.ts';
+import { Hints, rangeId, type HeldRange } from './hints.ts';
 import type { KeyRange } from './keys.ts';
 import { StoreError } from './store-error.ts';
 import type { Table, TxBody } from './store.ts';
@@ -61,7 +61,7 @@ const maxGuessesPerRun = 2_000;
  */
 class Fetched implements Source {
   private readonly values = new Map<string, Map<string, Versioned | undefined>>();
-  private readonly ranges = new Map<string, { table: Table<unknown>; range: KeyRange; entries: VersionedEntry[] }>();
+  private readonly ranges = new Map<string, HeldRange>();
   private readonly allocated = new Map<string, { count: number; first: number }[]>();
   private readonly allocations = new Map<string, number>();
   private misses: Miss[] = [];

@@ -11,11 +11,25 @@
  */
 
 /**
+ * The keys of a range of an ordered table, in its order, at most `limit` (none for a limit of 0, where Redis's
+ * `LIMIT 0 0` would answer every one): how the fetch reads a range and the commit reads it again to check it.
+ */
+const rangeKeysLua = `
+local function rangeKeys(t, low, high, reverse, limit)
+  if limit <= 0 then return {} end
+  if reverse == '1' then
+    return redis.call('ZREVRANGEBYLEX', 'pfm:o:' .. t, '(' .. high, '[' .. low, 'LIMIT', 0, limit)
+  end
+  return redis.call('ZRANGEBYLEX', 'pfm:o:' .. t, '[' .. low, '(' .. high, 'LIMIT', 0, limit)
+end
+`;
+
+/**
  * Everything one round of a transaction's reads missed, in one call: [g, then table key per get; s, then table low
  * high reverse (1/0) limit per scan; a, then counter count per allocation] → per get its value and version (false
  * when absent), per scan its entry count then key value version per entry, per allocation the counter's new value.
  */
-export const fetchLua = `
+export const fetchLua = `${rangeKeysLua}
 local reply, at = {}, 2
 for _ = 1, tonumber(ARGV[1]) do
   local t, k = ARGV[at], ARGV[at + 1]
@@ -26,14 +40,9 @@ end
 local scans = tonumber(ARGV[at])
 at = at + 1
 for _ = 1, scans do
-  local t, low, high, reverse, limit = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
+  local t = ARGV[at]
+  local keys = rangeKeys(t, ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4]))
   at = at + 5
-  local keys
-  if reverse == '1' then
-    keys = redis.call('ZREVRANGEBYLEX', 'pfm:o:' .. t, '(' .. high, '[' .. low, 'LIMIT', 0, limit)
-  else
-    keys = redis.call('ZRANGEBYLEX', 'pfm:o:' .. t, '[' .. low, '(' .. high, 'LIMIT', 0, limit)
-  end
   reply[#reply + 1] = #keys
   -- unpack() is bounded by Lua's C stack: values are read a slice of keys at a time.
   for first = 1, #keys, 500 do
@@ -65,7 +74,7 @@ return reply
  * The version clock starts at `seed` (the time of day in microseconds) when there is none, as after a restart of
  * Redis that lost its data: versions then never repeat one given before, which a process may still hold (hints.ts).
  */
-export const commitLua = `
+export const commitLua = `${rangeKeysLua}
 local at = 3
 for _ = 1, tonumber(ARGV[2]) do
   local current = redis.call('HGET', 'pfm:v:' .. ARGV[at], ARGV[at + 1]) or '0'
@@ -75,16 +84,9 @@ end
 local ranges = tonumber(ARGV[at])
 at = at + 1
 for _ = 1, ranges do
-  local t, low, high, reverse, limit, count = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4]), tonumber(ARGV[at + 5])
+  local t, count = ARGV[at], tonumber(ARGV[at + 5])
+  local keys = rangeKeys(t, ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4]))
   at = at + 6
-  local keys = {}
-  if limit > 0 then
-    if reverse == '1' then
-      keys = redis.call('ZREVRANGEBYLEX', 'pfm:o:' .. t, '(' .. high, '[' .. low, 'LIMIT', 0, limit)
-    else
-      keys = redis.call('ZRANGEBYLEX', 'pfm:o:' .. t, '[' .. low, '(' .. high, 'LIMIT', 0, limit)
-    end
-  end
   -- As the fetch reads a range: a key listed without a version (no value) is not one of its entries.
   local seen = 0
   for first = 1, #keys, 500 do

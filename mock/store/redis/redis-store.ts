@@ -6,6 +6,7 @@
  * is there now. The key layout is described in redis-scripts.ts.
  */
 import type { Redis } from 'ioredis';
+import type { KeyRange } from '../keys.ts';
 import { CommitOutcomeUnknown, StoreError } from '../store-error.ts';
 import type { Store, Table } from '../store.ts';
 import { Hints, runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
@@ -53,12 +54,10 @@ export async function openRedisStore(url: string): Promise<Store> {
 function redisSource(call: Call): RemoteSource {
   return {
     async fetch({ gets, scans, allocations }) {
-      // A range of no entries is not asked for: Redis's LIMIT 0 0 would answer every entry.
-      const asked = scans.filter(({ range }) => range.limit > 0);
       const args: (string | number)[] = [gets.length];
       for (const { table, key } of gets) args.push(table.name, key);
-      args.push(asked.length);
-      for (const { table, range } of asked) args.push(table.name, range.low, range.high, range.reverse ? 1 : 0, range.limit);
+      args.push(scans.length);
+      for (const { table, range } of scans) args.push(...rangeArgs(table, range));
       args.push(allocations.length);
       for (const { counter, count } of allocations) args.push(counter, count);
       const reply = (await call('kvFetchBuffer', args)) as (Buffer | number | null)[];
@@ -68,10 +67,8 @@ function redisSource(call: Call): RemoteSource {
         at += 2;
         return value === null || value === undefined ? undefined : { value: decode(table, value as Buffer), version: Number(version) };
       });
-      // In the order asked, a range not asked for (of no entries) answered empty.
-      const ranges = scans.map(({ table, range }) => {
+      const ranges = scans.map(({ table }) => {
         const entries: VersionedEntry[] = [];
-        if (range.limit <= 0) return entries;
         const count = Number(reply[at]);
         at += 1;
         for (let i = 0; i < count; i += 1, at += 3) {
@@ -101,7 +98,7 @@ function redisCommit(call: Call): Commit {
     args.unshift(Date.now() * 1000, checks);
     args.push(ranges.length);
     for (const { table, range, entries } of ranges) {
-      args.push(table.name, range.low, range.high, range.reverse ? 1 : 0, range.limit, entries.length);
+      args.push(...rangeArgs(table, range), entries.length);
       for (const entry of entries) args.push(entry.key, String(entry.version ?? 0));
     }
     const writeArgs: (string | number | Buffer)[] = [];
@@ -116,6 +113,11 @@ function redisCommit(call: Call): Commit {
     const [, version, ...sums] = reply;
     return { version: Number(version), sums: sums.map(Number) };
   };
+}
+
+/** A range as both scripts take it: table low high reverse (1/0) limit. */
+function rangeArgs(table: Table<unknown>, range: KeyRange): (string | number)[] {
+  return [table.name, range.low, range.high, range.reverse ? 1 : 0, range.limit];
 }
 
 function encode(table: Table<unknown>, value: unknown): string | Buffer {
