@@ -3,7 +3,7 @@
  * `deprecated: true`), and the headers that announce them on every answer: `Deprecation` (RFC 9745, the moment it
  * was deprecated as a structured date, `@` and Unix seconds) and `Sunset` (RFC 8594, an HTTP date).
  */
-import type { JsonObject } from './document.ts';
+import type { JsonObject } from './document-nodes.ts';
 
 export interface Deprecation {
   /** YYYY-MM-DD: when the deprecation was announced. */

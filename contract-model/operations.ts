@@ -1,6 +1,6 @@
 /** The contract's operations and webhooks, flattened with their parameters, body and responses resolved. */
 import { readDeprecation, type Deprecation } from './deprecation.ts';
-import { deref, type ContractDocument, type JsonObject } from './document.ts';
+import { deref, type ContractDocument, type JsonObject } from './document-nodes.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 

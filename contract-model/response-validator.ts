@@ -83,7 +83,8 @@ function compileBodyCheck(
   schema: JsonObject | undefined,
   compiler: SchemaCompiler,
 ): BodyCheck {
-  if (schema === undefined) return () => undefined;
+  // A stream of events is written after its head, as the events come: there is no body to check when it is finalised.
+  if (schema === undefined || mediaType === 'text/event-stream') return () => undefined;
   if (isJsonMediaType(mediaType)) {
     const validate: ValidateFunction = compiler.compile(schema);
     return (problems, { json }) => {

@@ -53,6 +53,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/requests/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream new journal entries as they come
+         * @description The request journal live: each request the mock answers, as it is answered, as a server-sent event (see the
+         *     200 response). Filtered like `listRequests`, and scoped the same way: with a key, only that partner's requests;
+         *     without one, everyone's. A browser's `EventSource` sends no `Authorization` header: read the stream with
+         *     `fetch` to pass a key, or without a key for every partner.
+         */
+        get: operations["streamRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/requests/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one journal entry, whole
+         * @description One entry of the request journal with what was sent and what was answered: headers and bodies, credentials
+         *     masked, text cut to 16 384 characters, and a body that is not text (a PDF) summarised by its size. With a key,
+         *     only that partner's entries, by the ids shown with that key; without one, anyone's, by the ids shown without.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_mock/deliveries": {
         parameters: {
             query?: never;
@@ -566,7 +611,7 @@ export interface components {
          *     | 401 | `E_ADMIN_TOKEN_INVALID` | The mock runs with `--admin-token` and `X-Mock-Admin-Token` holds another value. |
          *     | 403 | `E_CROSS_SITE_REQUEST` | The request carries an `Origin` that is not the mock's own: a page of another site, which any browser tab could be. |
          *     | 403 | `E_HOST_NOT_ALLOWED` | The `Host` is not a name the mock answers to: a DNS rebinding attempt. |
-         *     | 404 | `E_NOT_FOUND` | No such admin route, or no such webhook endpoint or event for this partner (another partner's are not found either). |
+         *     | 404 | `E_NOT_FOUND` | No such admin route, or no such webhook endpoint, event, fault or journal entry for this partner (another partner's are not found either). |
          *     | 405 | `E_METHOD_NOT_ALLOWED` | An admin path with a method it does not take; `Allow` lists those it takes. |
          *     | 409 | `E_WEBHOOK_ENDPOINT_LIMIT` | The partner already has 20 webhook endpoints: delete one first. |
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
@@ -687,11 +732,20 @@ export interface components {
             error: components["schemas"]["AdminError"];
         };
         /**
+         * JournalEntryId
+         * @description Identifier of a request journal entry (`jr_` and 22 characters), to open it whole with `getRequest`. The same
+         *     entry always has the same id where it is shown (a page, the stream), so that a client can match the two. An id
+         *     shown with a partner's key opens the entry only with that key; one shown without a key, only without one.
+         * @example jr_Qm3vX8pLz2KwT9cNb4YhRg
+         */
+        JournalEntryId: string;
+        /**
          * RequestJournalEntry
          * @description One request the mock answered on the API's routes (admin routes are not journaled). Values the caller controls
          *     are cut to a bounded length, so that no request can make an entry large.
          */
         RequestJournalEntry: {
+            id: components["schemas"]["JournalEntryId"];
             /**
              * Format: date-time
              * @description When the request arrived.
@@ -779,6 +833,7 @@ export interface components {
              * @description The entries of this page, oldest first; at most `limit`.
              * @example [
              *       {
+             *         "id": "jr_Qm3vX8pLz2KwT9cNb4YhRg",
              *         "at": "2026-11-22T10:15:30.123Z",
              *         "requestId": "req_7Hq2mPz9XwL4",
              *         "method": "POST",
@@ -798,6 +853,82 @@ export interface components {
              * @example mZ0Xx3cV9Pq2Lr8TnB4wKe7YhJ1sD6fG0aUoC5iE
              */
             nextCursor: string | null;
+        };
+        /**
+         * JournalHeaders
+         * @description Headers by lower-cased name. Credentials never show: `Authorization` holds the masked key (`dk_test_…wxyz`)
+         *     when the key was valid and `[masked]` otherwise, and so do `Cookie`, `Set-Cookie`, `Proxy-Authorization` and
+         *     `x-mock-admin-token`. Repeated headers are joined with `, `, each value cut to 1024 characters, and at most 64
+         *     headers kept.
+         * @example {
+         *       "authorization": "dk_test_…wxyz",
+         *       "content-type": "application/json",
+         *       "idempotency-key": "3f0c8b1e-2d4a-4c6b-9f1e-7a5d2c8b0e41"
+         *     }
+         */
+        JournalHeaders: {
+            [key: string]: string;
+        };
+        /**
+         * JournalBody
+         * @description A request's or an answer's body as the journal keeps it: text cut to its first 16 384 characters, and anything
+         *     that is not text (a PDF, bytes that are not UTF-8) summarised by its size alone.
+         */
+        JournalBody: {
+            /**
+             * Format: int64
+             * @description The whole body's size, in bytes, kept or not.
+             * @example 92
+             */
+            bytes: number;
+            /**
+             * @description The body as UTF-8 text, its first 16 384 characters (a NUL character shown as U+FFFD); `null` when it is not
+             *     text (then only `bytes` is kept).
+             * @example {"email":"ada@example.com","firstName":"Ada","lastName":"Lovelace","countryOfResidence":"GBR"}
+             */
+            text: string | null;
+            /**
+             * @description Whether `text` holds only the start of the body.
+             * @example false
+             */
+            truncated: boolean;
+        };
+        /**
+         * JournalRequest
+         * @description What was sent, credentials masked (see `JournalHeaders`), with its query string.
+         */
+        JournalRequest: {
+            /**
+             * @description The query string as sent, without its `?` (empty when there was none), cut to 2048 characters.
+             * @example limit=20&cursor=mZ0Xx3cV9Pq2Lr8TnB4wKe7YhJ1sD6fG0aUoC5iE
+             */
+            query: string;
+            headers: components["schemas"]["JournalHeaders"];
+            /** @description The body; `null` when there was none, or none was read (a request refused before its body). */
+            body: components["schemas"]["JournalBody"] | null;
+        };
+        /**
+         * JournalMessage
+         * @description What was answered (or sent): its headers, credentials masked, and its body.
+         */
+        JournalMessage: {
+            headers: components["schemas"]["JournalHeaders"];
+            /** @description The body; `null` when there was none (or none was read, for a request refused before its body). */
+            body: components["schemas"]["JournalBody"] | null;
+        };
+        /**
+         * RequestJournalExchange
+         * @description One journal entry whole: the entry as `listRequests` shows it, with what was sent and what was answered.
+         */
+        RequestJournalExchange: components["schemas"]["RequestJournalEntry"] & {
+            /** @description What was sent; `null` only for entries kept from before the journal held bodies. */
+            request: components["schemas"]["JournalRequest"] | null;
+            /**
+             * @description What was answered, as sent, after every check (a mock's answer that broke the contract shows as the
+             *     `500` that replaced it; `contractViolations` says what broke); `null` when nothing was (the client left
+             *     first, or the request was refused before it was read, when `status` and `errorCode` say what).
+             */
+            response: components["schemas"]["JournalMessage"] | null;
         };
         /**
          * EventId
@@ -1809,6 +1940,65 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
+        /**
+         * @description The stream: [server-sent events](https://html.spec.whatwg.org/multipage/server-sent-events.html), one per new
+         *     journal entry, until the client leaves or the mock stops.
+         *
+         *     - Each entry is an event named `request` whose `id` is the entry's and whose `data` is the entry as one line of
+         *       JSON, exactly as `listRequests` shows it (a `RequestJournalEntry`); open it whole with `getRequest`.
+         *     - The stream begins with `retry: 2000` (a client reconnects after two seconds) and, without `Last-Event-ID`, with
+         *       entries that come after it opened; a comment line (`: keep-alive`) every 15 seconds keeps proxies from closing it.
+         *     - When more than 1000 entries arrive between two sends (a load test), the oldest of them are left out and an event
+         *       named `skipped` says how many (`data: {"skipped": 1200}`): read them with `listRequests`.
+         *     - On a mock with several processes (a shared store), entries answered by another process arrive within a second.
+         */
+        RequestStream: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                /** @description Always `no-store`: a stream is never cached. */
+                "cache-control"?: "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "text/event-stream": string;
+            };
+        };
+        /** @description The journal entry, whole. */
+        RequestJournalExchange: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    payload: components["schemas"]["RequestJournalExchange"];
+                    error: components["schemas"]["NoError"];
+                };
+            };
+        };
+        /** @description A path or header parameter breaks the contract; `details` names each one. */
+        PathBadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /**
+         * @description No such entry: it has left the journal (the oldest go first, `--journal-size`), its partner was reset, or its id
+         *     was shown with another key (or without one).
+         */
+        JournalEntryNotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
         /** @description The delivery journal. */
         DeliveryJournal: {
             headers: {
@@ -1922,16 +2112,6 @@ export interface components {
                     payload: components["schemas"]["FaultList"];
                     error: components["schemas"]["NoError"];
                 };
-            };
-        };
-        /** @description A path or header parameter breaks the contract; `details` names each one. */
-        PathBadRequest: {
-            headers: {
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
         /** @description No such fault armed for this partner (it was used up, disarmed, or is another partner's). */
@@ -2263,6 +2443,18 @@ export interface components {
          */
         ErrorCodeQuery: string;
         /**
+         * @description Resume a stream: the `id` of the last entry received. The stream then starts with the entries that came after
+         *     it (those still in the journal, at most 1000), instead of only new ones. A browser's `EventSource` sends it by
+         *     itself when it reconnects.
+         * @example jr_Qm3vX8pLz2KwT9cNb4YhRg
+         */
+        LastEventIdHeader: components["schemas"]["JournalEntryId"];
+        /**
+         * @description The entry's `id`, as `listRequests` or `streamRequests` gives it.
+         * @example jr_Qm3vX8pLz2KwT9cNb4YhRg
+         */
+        JournalEntryIdPath: components["schemas"]["JournalEntryId"];
+        /**
          * @description The fault's `id`, as `listFaults` gives it.
          * @example flt_4pQz8LmX2wTn6VbK3dRs9YhC
          */
@@ -2304,8 +2496,14 @@ export type FieldErrorCode = components['schemas']['FieldErrorCode'];
 export type FieldError = components['schemas']['FieldError'];
 export type AdminError = components['schemas']['AdminError'];
 export type AdminErrorEnvelope = components['schemas']['AdminErrorEnvelope'];
+export type JournalEntryId = components['schemas']['JournalEntryId'];
 export type RequestJournalEntry = components['schemas']['RequestJournalEntry'];
 export type RequestJournalPage = components['schemas']['RequestJournalPage'];
+export type JournalHeaders = components['schemas']['JournalHeaders'];
+export type JournalBody = components['schemas']['JournalBody'];
+export type JournalRequest = components['schemas']['JournalRequest'];
+export type JournalMessage = components['schemas']['JournalMessage'];
+export type RequestJournalExchange = components['schemas']['RequestJournalExchange'];
 export type EventId = components['schemas']['EventId'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type OrderingKey = components['schemas']['OrderingKey'];
@@ -2365,6 +2563,10 @@ export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseRequestJournalPage = components['responses']['RequestJournalPage'];
 export type ResponseJournalQueryBadRequest = components['responses']['JournalQueryBadRequest'];
+export type ResponseRequestStream = components['responses']['RequestStream'];
+export type ResponseRequestJournalExchange = components['responses']['RequestJournalExchange'];
+export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
+export type ResponseJournalEntryNotFound = components['responses']['JournalEntryNotFound'];
 export type ResponseDeliveryJournal = components['responses']['DeliveryJournal'];
 export type ResponseDeliveryQueryBadRequest = components['responses']['DeliveryQueryBadRequest'];
 export type ResponseSettings = components['responses']['Settings'];
@@ -2375,7 +2577,6 @@ export type ResponseFaultList = components['responses']['FaultList'];
 export type ResponseFaultArmed = components['responses']['FaultArmed'];
 export type ResponseFaultBadRequest = components['responses']['FaultBadRequest'];
 export type ResponseFaultsCleared = components['responses']['FaultsCleared'];
-export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
 export type ResponseFaultNotFound = components['responses']['FaultNotFound'];
 export type ResponseResetReport = components['responses']['ResetReport'];
 export type ResponseSeedReport = components['responses']['SeedReport'];
@@ -2408,6 +2609,8 @@ export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterOperationIdQuery = components['parameters']['OperationIdQuery'];
 export type ParameterResponseStatusQuery = components['parameters']['ResponseStatusQuery'];
 export type ParameterErrorCodeQuery = components['parameters']['ErrorCodeQuery'];
+export type ParameterLastEventIdHeader = components['parameters']['LastEventIdHeader'];
+export type ParameterJournalEntryIdPath = components['parameters']['JournalEntryIdPath'];
 export type ParameterFaultIdPath = components['parameters']['FaultIdPath'];
 export type ParameterEndpointIdPath = components['parameters']['EndpointIdPath'];
 export type ParameterEventTypeQuery = components['parameters']['EventTypeQuery'];
@@ -2485,6 +2688,82 @@ export interface operations {
             400: components["responses"]["JournalQueryBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the requests that matched this contract operation.
+                 * @example createCustomer
+                 */
+                operationId?: components["parameters"]["OperationIdQuery"];
+                /**
+                 * @description Only the requests answered with this status.
+                 * @example 409
+                 */
+                status?: components["parameters"]["ResponseStatusQuery"];
+                /**
+                 * @description Only the requests answered with this `error.code` (the API's codes, as the journal records them).
+                 * @example E_IDEMPOTENCY_KEY_REUSED
+                 */
+                errorCode?: components["parameters"]["ErrorCodeQuery"];
+            };
+            header?: {
+                /**
+                 * @description Resume a stream: the `id` of the last entry received. The stream then starts with the entries that came after
+                 *     it (those still in the journal, at most 1000), instead of only new ones. A browser's `EventSource` sends it by
+                 *     itself when it reconnects.
+                 * @example jr_Qm3vX8pLz2KwT9cNb4YhRg
+                 */
+                "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
+                /**
+                 * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
+                 *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
+                 */
+                "x-request-id"?: components["parameters"]["RequestIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RequestStream"];
+            400: components["responses"]["JournalQueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
+                 *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
+                 */
+                "x-request-id"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description The entry's `id`, as `listRequests` or `streamRequests` gives it.
+                 * @example jr_Qm3vX8pLz2KwT9cNb4YhRg
+                 */
+                entryId: components["parameters"]["JournalEntryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RequestJournalExchange"];
+            400: components["responses"]["PathBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JournalEntryNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -9,12 +9,14 @@ import { faultHandlers } from '../faults/fault-handlers.ts';
 import type { FaultRegistry } from '../faults/faults.ts';
 import { ApiError } from '../http/api-error.ts';
 import { journalHandlers } from '../journal/journal-handlers.ts';
+import type { EntryIds } from '../journal/entry-ids.ts';
 import type { RequestJournal } from '../journal/request-journal.ts';
+import type { Logger } from 'pino';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import { naicsSource } from '../reference/index.ts';
 import { applySeed, SeedError } from '../seed/seed.ts';
-import { maskStoreUrl } from '../store/open-store.ts';
+import { isShared, maskStoreUrl } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import type { WebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
@@ -35,6 +37,8 @@ export interface AdminServices {
   settings: SettingsRegistry;
   /** Encodes the journal's cursors, so that a partner's cursor says nothing of other partners' requests. */
   cursors: CursorCodec;
+  /** The ids of journal entries, which say nothing of other partners' requests either. */
+  entryIds: EntryIds;
   endpoints: WebhookEndpointPortal;
   events: EventPortal;
   /** The operationIds of the API contract served: what a fault may name. */
@@ -47,6 +51,7 @@ export interface AdminServices {
   reset: (partnerId?: string) => Promise<void>;
   adminContract: ContractDocument;
   adminDocs: () => Promise<Buffer>;
+  logger: Logger;
 }
 
 export function createAdminHandlers(services: AdminServices): AdminHandlers {
@@ -54,7 +59,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
   const adminContractJson = Buffer.from(JSON.stringify(services.adminContract));
   return {
     ...faultHandlers(faults, services.apiOperationIds, services.documentedAnswers),
-    ...journalHandlers(journal, services.cursors),
+    ...journalHandlers({ journal, cursors: services.cursors, ids: services.entryIds, shared: isShared(config.store), logger: services.logger }),
     ...webhookHandlers(services),
 
     async getHealth() {

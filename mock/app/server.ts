@@ -11,7 +11,7 @@ import { createAdminChannel, isAdminPath } from '../admin/admin-api.ts';
 import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
-import { writeAnswer } from '../http/write-answer.ts';
+import { endStreams, writeAnswer } from '../http/write-answer.ts';
 import { errorAnswer } from '../http/answer.ts';
 import { serveRequest, type Channel } from '../pipeline/send-answer.ts';
 import { openStore } from '../store/open-store.ts';
@@ -113,6 +113,8 @@ async function shutDown(server: ReturnType<typeof createServer>, logger: Logger,
       logger.warn({ graceMs: shutdownGraceMs }, 'closing the connections still open after the grace period');
       server.closeAllConnections();
     }, shutdownGraceMs);
+    // A stream never ends by itself: ended first, its connection is then closed like any other.
+    endStreams();
     server.close(() => {
       clearTimeout(deadline);
       resolve();

@@ -21,6 +21,7 @@ import { createFaultRegistry, type FaultRegistry } from '../faults/faults.ts';
 import { createFormationEngine } from '../formation/formation-engine.ts';
 import { sandboxHandlers } from '../formation/sandbox-handlers.ts';
 import { idempotencyRecords } from '../idempotency/idempotency-records.ts';
+import { createEntryIds } from '../journal/entry-ids.ts';
 import { createRequestJournal, type RequestJournal } from '../journal/request-journal.ts';
 import { createCursorCodec } from '../pagination/cursor.ts';
 import type { Handlers } from '../pipeline/handler.ts';
@@ -33,7 +34,7 @@ import { createEventPortal } from '../webhooks/event-portal.ts';
 import { defaultOutboxOptions } from '../webhooks/outbox/outbox-types.ts';
 import { webhookOutbox } from '../webhooks/outbox/outbox.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
-import { documentedAnswers } from '../forced-answers/documented-answers.ts';
+import { documentedAnswers } from '../../contract-model/documented-answers.ts';
 import type { AnswersOf } from '../forced-answers/force-answer.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
 import { resetStore } from './reset.ts';
@@ -56,7 +57,7 @@ export interface Services {
   faults: FaultRegistry;
   settings: SettingsRegistry;
   webhookSecret: string;
-  admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl'>;
+  admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl' | 'logger'>;
   /** The answers each operation documents, for a forced answer (`Prefer`, or a fault armed). */
   documentedAnswers: AnswersOf;
   stopWork(): Promise<void>;
@@ -71,6 +72,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
   const key = async (name: string) => Buffer.from(await secret(store, name, () => randomBytes(32).toString('base64')), 'base64');
   const cursors = createCursorCodec(await key('cursor-key'));
+  const entryIds = createEntryIds(await key('journal-id-key'));
   const signer = createDownloadUrlSigner({
     secret: await key('download-url-key'),
     contentPath: operationNamed(operations, 'downloadCompanyDocument').pathTemplate,
@@ -116,7 +118,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   const answersOf = perOperation(operations, (operation) => documentedAnswers(contract, operation));
   const settings = createSettingsRegistry({ validateResponses: config.validateResponses });
   const admin = {
-    config, store, journal, dispatcher, faults, settings, cursors,
+    config, store, journal, dispatcher, faults, settings, cursors, entryIds,
     endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
     apiOperationIds: operations.map((op) => op.operationId),

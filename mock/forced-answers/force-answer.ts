@@ -14,7 +14,7 @@ import { validationFailed } from '../http/api-error.ts';
 import type { Exchange, Reply } from '../pipeline/exchange.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { respond } from '../pipeline/reply.ts';
-import type { DocumentedAnswer, OperationAnswers } from './documented-answers.ts';
+import type { DocumentedAnswer, OperationAnswers } from '../../contract-model/documented-answers.ts';
 import { readPrefer, type ForcedChoice } from './prefer-header.ts';
 
 export type AnswersOf = (operationId: string) => OperationAnswers | undefined;

@@ -16,6 +16,17 @@ export interface Answer {
   json?: unknown;
   /** Every header sent, set once when the answer is finalised. */
   finalHeaders?: Record<string, string>;
+  /** For an answer written as it comes (server-sent events): what writes it, after its head. `body` is then empty. */
+  stream?: AnswerStream;
+}
+
+/** A body written after the head, piece by piece, for as long as the client stays (server-sent events). */
+export interface AnswerStream {
+  /**
+   * Starts writing: `write` sends a piece; `closed` is aborted when the client leaves or the mock stops, after which
+   * `write` does nothing.
+   */
+  start(write: (piece: string) => void, closed: AbortSignal): void;
 }
 
 export interface ErrorBody {

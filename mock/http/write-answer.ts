@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Answer } from './answer.ts';
+import type { Answer, AnswerStream } from './answer.ts';
 
 /** How long a connection closed after its answer goes on being read, at most, before the socket goes. */
 const lingerMs = 1_000;
@@ -39,7 +39,38 @@ function closeInStages(socket: Duplex): void {
 
 export type Destination = { response: ServerResponse } | { socket: Duplex };
 
+/** Streams being written, each with what stops it: ended when the mock stops, since a stream never ends by itself. */
+const streams = new Map<ServerResponse, AbortController>();
+
+/** Ends every stream being written (at shutdown: the server cannot close while one holds its connection). */
+export function endStreams(): void {
+  for (const [response, stop] of streams) {
+    stop.abort();
+    response.end();
+  }
+}
+
+/**
+ * Writes the head at once, then whatever the stream writes, until the client leaves or `endStreams`: no length, so
+ * Node frames it in chunks. A HEAD request gets the head alone.
+ */
+function writeStream(response: ServerResponse, answer: Answer & { stream: AnswerStream }, method: string): void {
+  response.writeHead(answer.status, { ...(answer.finalHeaders ?? answer.headers), 'x-accel-buffering': 'no' });
+  if (method === 'HEAD') return void response.end();
+  response.flushHeaders();
+  const stop = new AbortController();
+  streams.set(response, stop);
+  response.once('close', () => {
+    streams.delete(response);
+    stop.abort();
+  });
+  answer.stream.start((piece) => {
+    if (!stop.signal.aborted) response.write(piece);
+  }, stop.signal);
+}
+
 export function writeAnswer(destination: Destination, answer: Answer, method: string): void {
+  if (answer.stream && 'response' in destination) return writeStream(destination.response, answer as Answer & { stream: AnswerStream }, method);
   const headers: Record<string, string> = { ...(answer.finalHeaders ?? answer.headers), 'content-length': String(Buffer.byteLength(answer.body)) };
   const body = method === 'HEAD' ? undefined : answer.body;
   if ('response' in destination) {

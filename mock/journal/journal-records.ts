@@ -6,6 +6,7 @@
  */
 import { key, numberPart, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
+import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
 
 /** One request as journaled. */
 export interface RequestRecord {
@@ -25,6 +26,10 @@ export interface RequestRecord {
   forced?: { status: number; example: string };
   errorCode: string | null;
   contractViolations?: string[];
+  /** What was sent and answered (captured-message.ts); absent from entries journaled before the mock kept them. */
+  request?: CapturedRequest;
+  /** Null when nothing was answered (the client left first). */
+  response?: CapturedMessage | null;
 }
 
 export interface JournalQuery {
@@ -32,6 +37,8 @@ export interface JournalQuery {
   limit: number;
   /** Only entries older than this position (the `next` of the previous page). */
   before?: number;
+  /** Only entries newer than this position (a stream's last). */
+  after?: number;
   operationId?: string;
   status?: number;
   errorCode?: string;
@@ -43,6 +50,8 @@ export interface JournalPage {
   entries: (RequestRecord & { id: number })[];
   /** Where the next (older) page starts; absent when this page reached the oldest entry. */
   next?: number;
+  /** The newest position examined, matching or not; absent when none was. */
+  newest?: number;
 }
 
 /**
@@ -141,22 +150,25 @@ function dropOldest(tx: Tx, bytes: number): number {
 /** Chunks read per scan while a page is gathered, newest first. */
 const chunksPerRead = 8;
 
-export function journalPage(tx: Tx, { limit, before, operationId, status, errorCode, partnerId }: JournalQuery): JournalPage {
+export function journalPage(tx: Tx, { limit, before, after, operationId, status, errorCode, partnerId }: JournalQuery): JournalPage {
   const examinable = Math.max(1, limit) * 10;
   const found: JournalPage['entries'] = [];
   let examined = 0;
   let lastExamined: number | undefined;
+  let newest: number | undefined;
   let more = false;
   // Newest chunk first; the one holding `before` starts before it, so the scan goes to just after `before`.
   let high = before;
   scanning: for (;;) {
-    const read = tx.scan(chunks, within([], { ...(high === undefined ? {} : { before: [high] }), reverse: true, limit: chunksPerRead }), { snapshot: true });
+    // Reading back to `after` (a stream's look), the chunks wanted are the newest one or two.
+    const read = tx.scan(chunks, within([], { ...(high === undefined ? {} : { before: [high] }), reverse: true, limit: after === undefined ? chunksPerRead : 2 }), { snapshot: true });
     for (const { key: chunkKey, value } of read as readonly { key: string; value: Uint8Array }[]) {
       const first = numberPart(chunkKey, 0);
       const records = recordsOf(value);
       for (let index = records.length - 1; index >= 0; index -= 1) {
         const position = first + index;
         if (before !== undefined && position >= before) continue;
+        if (after !== undefined && position <= after) break scanning;
         if (examined >= examinable || found.length >= limit) {
           more = true;
           break scanning;
@@ -164,6 +176,7 @@ export function journalPage(tx: Tx, { limit, before, operationId, status, errorC
         const record = records[index];
         if (!record) continue;
         examined += 1;
+        newest ??= position;
         lastExamined = position;
         if (operationId !== undefined && record.operationId !== operationId) continue;
         if (status !== undefined && record.status !== status) continue;
@@ -173,9 +186,19 @@ export function journalPage(tx: Tx, { limit, before, operationId, status, errorC
       }
       high = first;
     }
-    if (read.length < chunksPerRead) break;
+    if (read.length < (after === undefined ? chunksPerRead : 2) || (after !== undefined && high !== undefined && high <= after)) break;
   }
-  return { entries: found.reverse(), ...(more && lastExamined !== undefined ? { next: lastExamined } : {}) };
+  return { entries: found.reverse(), ...(more && lastExamined !== undefined ? { next: lastExamined } : {}), ...(newest === undefined ? {} : { newest }) };
+}
+
+/** The request journaled at `position`, with its position; undefined when the journal no longer holds it. */
+export function journalEntry(tx: Tx, position: number): (RequestRecord & { id: number }) | undefined {
+  if (!Number.isSafeInteger(position) || position < 0) return undefined;
+  // The chunk that holds it is the last one starting at or before it.
+  const [found] = tx.scan(chunks, within([], { before: [position + 1], reverse: true, limit: 1 }), { snapshot: true });
+  if (!found) return undefined;
+  const record = recordsOf(found.value as Uint8Array)[position - numberPart(found.key, 0)];
+  return record ? { ...record, id: position } : undefined;
 }
 
 /**

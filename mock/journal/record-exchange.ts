@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import { clientClosedRequest, refusalOf, type RequestAborted } from '../http/client-error.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
+import { capturedBody, capturedHeaders, capturedQuery, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
 import type { RequestJournal } from './request-journal.ts';
 
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
@@ -30,6 +31,8 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       ...(exchange.forced ? { forced: exchange.forced } : {}),
       errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
       ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
+      request: requestOf(exchange),
+      response: aborted && !refused ? null : responseOf(exchange),
     };
     options.journal.add(entry);
     const level = status >= 500 ? 'error' : 'info';
@@ -48,6 +51,19 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       `${entry.method} ${entry.path} ${status}`,
     );
   };
+}
+
+function requestOf(exchange: Exchange): CapturedRequest {
+  const headers = exchange.request.headers;
+  return { query: capturedQuery(exchange.request.url), headers: capturedHeaders(headers, exchange.partner?.maskedKey), body: capturedBody(exchange.rawBody, headers['content-type']) };
+}
+
+/** What was answered; a refusal answered on the socket (client-error.ts) is known by its status and code only. */
+function responseOf(exchange: Exchange): CapturedMessage | null {
+  const answer = exchange.response;
+  if (!answer || refusalOf(exchange.request)) return null;
+  const headers = answer.finalHeaders ?? answer.headers;
+  return { headers: capturedHeaders(headers), body: exchange.method === 'HEAD' ? null : capturedBody(answer.body, headers['content-type']) };
 }
 
 function errorCodeOf(json: unknown): string | null {

@@ -6,20 +6,43 @@
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
-import { appendRequests, journalPage, type JournalQuery, type RequestRecord } from './journal-records.ts';
+import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
+import { appendRequests, journalEntry, journalPage, type JournalQuery, type RequestRecord } from './journal-records.ts';
 
-/** A journal entry as `/_mock/requests` shows it: the time formatted, the partner only as its masked key. */
-export type JournalEntry = Omit<RequestRecord, 'atMs' | 'partnerId'> & { at: string };
+/**
+ * A journal entry as `/_mock/requests` lists it: the time formatted, the partner only as its masked key, what was
+ * sent and answered left out (`JournalExchange` has them), and its position in the journal (never shown as it is:
+ * positions count every partner's requests).
+ */
+export type JournalEntry = Omit<RequestRecord, 'atMs' | 'partnerId' | 'request' | 'response'> & { at: string; position: number };
+
+/** One entry whole, with what was sent and answered. */
+export type JournalExchange = JournalEntry & { partnerId?: string; request: CapturedRequest | null; response: CapturedMessage | null };
 
 export interface JournalPageView {
   requests: JournalEntry[];
-  /** Pass as `cursor` for the page of older entries; null when there is none. */
-  nextCursor: string | null;
+  /** The position to pass as `before` for the page of older entries; null when there is none. */
+  next: number | null;
+  /** The newest position the read examined, matching or not; null when it examined none. */
+  newest: number | null;
 }
+
+export type JournalFilters = Omit<JournalQuery, 'limit' | 'before'>;
 
 export interface RequestJournal {
   add(record: RequestRecord): void;
   page(query: JournalQuery): Promise<JournalPageView>;
+  /** The entry at a position, whole; undefined once it has left the journal. */
+  entry(position: number): Promise<JournalExchange | undefined>;
+  /**
+   * The entries after `position` that match, oldest first: at most `limit`, the newest ones when more came (`more`).
+   * The position of the newest entry examined comes with them, to start from next time (or `position` when none was).
+   */
+  since(position: number, filters: JournalFilters, limit: number): Promise<{ entries: JournalEntry[]; last: number; more: boolean }>;
+  /** The position of the newest entry (-1 when the journal is empty). */
+  newest(): Promise<number>;
+  /** Called after each write of entries by this process. Returns the function that stops it. */
+  onWrite(listener: () => void): () => void;
   /** Writes what is waiting. */
   flush(): Promise<void>;
 }
@@ -36,6 +59,12 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
   let waiting: RequestRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
+  const listeners = new Set<() => void>();
+  const page = async (query: JournalQuery): Promise<JournalPageView> => {
+    await flush();
+    const found = await store.read((tx) => journalPage(tx, query));
+    return { requests: found.entries.map(entryOf), next: found.next ?? null, newest: found.newest ?? null };
+  };
 
   const flush = (): Promise<void> => {
     clearTimeout(timer);
@@ -43,7 +72,12 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
     if (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
-      writing = writing.then(() => store.write((tx) => appendRequests(tx, batch, maxBytes))).catch((error: unknown) => logger.error({ err: error, entries: batch.length }, 'request journal entries lost: the store refused them'));
+      writing = writing
+        .then(() => store.write((tx) => appendRequests(tx, batch, maxBytes)))
+        .then(() => {
+          for (const listener of listeners) listener();
+        })
+        .catch((error: unknown) => logger.error({ err: error, entries: batch.length }, 'request journal entries lost: the store refused them'));
     }
     return writing;
   };
@@ -57,16 +91,42 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
         timer.unref();
       }
     },
-    async page(query) {
+    page,
+    async entry(position) {
       await flush();
-      const page = await store.read((tx) => journalPage(tx, query));
-      return {
-        requests: page.entries.map(({ id: _id, atMs, partnerId: _partnerId, ...entry }) => ({ at: new Date(atMs).toISOString(), ...entry })),
-        nextCursor: page.next === undefined ? null : String(page.next),
-      };
+      const found = await store.read((tx) => journalEntry(tx, position));
+      if (!found) return undefined;
+      const { request, response, partnerId } = found;
+      return { ...entryOf(found), ...(partnerId === undefined ? {} : { partnerId }), request: request ?? null, response: response ?? null };
+    },
+    async since(position, filters, limit) {
+      // Newest first, back to `position` (a read examines at most ten times its limit: then it goes on from `next`).
+      const entries: JournalEntry[] = [];
+      let last: number | undefined;
+      let before: number | undefined;
+      for (;;) {
+        const found = await page({ ...filters, limit: limit + 1, after: position, ...(before === undefined ? {} : { before }) });
+        last ??= found.newest ?? undefined;
+        entries.unshift(...found.requests);
+        if (entries.length > limit || found.next === null) break;
+        before = found.next;
+      }
+      return { entries: entries.slice(-limit), last: Math.max(position, last ?? position), more: entries.length > limit };
+    },
+    async newest() {
+      const found = await page({ limit: 1 });
+      return found.newest ?? -1;
+    },
+    onWrite(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     flush,
   };
+}
+
+function entryOf({ id, atMs, partnerId: _partnerId, request: _request, response: _response, ...entry }: RequestRecord & { id: number }): JournalEntry {
+  return { at: new Date(atMs).toISOString(), ...entry, position: id };
 }
 
 function cut(text: string, length: number): string {

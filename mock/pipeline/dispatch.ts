@@ -6,10 +6,22 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
+import type { Exchange } from './exchange.ts';
 import type { Step } from './pipeline.ts';
 import { isChange, type HandlerContextOf, type HandlerOf } from './handler.ts';
 import type { ExampleResponder } from './prism-engine.ts';
 import { respond, type Reply } from './reply.ts';
+
+/** The operation's documented header parameters the request carries, by their names in the contract. */
+function headerParams(exchange: Exchange): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const parameter of exchange.operation?.parameters ?? []) {
+    if (parameter.in !== 'header') continue;
+    const value = exchange.request.headers[parameter.name.toLowerCase()];
+    if (typeof value === 'string') found[parameter.name] = value;
+  }
+  return found;
+}
 
 /** `handlers`: the API's (`Handlers`) or the admin API's, one per operationId of the contract being served. */
 export function dispatch(options: { handlers: object; examples?: ExampleResponder; baseUrl: () => string; logger: Logger }): Step {
@@ -32,6 +44,7 @@ export function dispatch(options: { handlers: object; examples?: ExampleResponde
         query: exchange.validated?.query ?? {},
         rawQuery: exchange.url.searchParams,
         body: exchange.body.kind === 'json' ? exchange.body.value : undefined,
+        headers: headerParams(exchange),
         requestId: exchange.requestId,
         baseUrl: options.baseUrl(),
       } as unknown as HandlerContextOf<unknown>;

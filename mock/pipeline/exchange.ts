@@ -3,14 +3,15 @@ import type { IncomingMessage } from 'node:http';
 import type { ContractOperation } from '../../contract-model/operations.ts';
 import type { Partner } from '../auth/api-keys.ts';
 import type { RequestTarget } from '../http/request-target.ts';
-import type { Answer } from '../http/answer.ts';
+import type { Answer, AnswerStream } from '../http/answer.ts';
 import type { TxBody } from '../store/store.ts';
 import type { ValidatedRequest } from './request-validator.ts';
 
-/** What a step or a handler answers with: a payload to wrap in the envelope, or bytes sent as they are. */
+/** What a step or a handler answers with: a payload to wrap in the envelope, bytes sent as they are, or a stream of events. */
 export type Reply =
   | { status: number; payload: unknown; headers?: Record<string, string> }
-  | { status: number; file: Uint8Array; contentType: string; headers?: Record<string, string> };
+  | { status: number; file: Uint8Array; contentType: string; headers?: Record<string, string> }
+  | { status: number; stream: AnswerStream; headers?: Record<string, string> };
 
 /** What reading the body found: none, JSON, or bytes that are not (answered once the key is taken, so stored). */
 export type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'malformed'; problem: string };

@@ -11,8 +11,9 @@
  */
 import type { operations as AdminOperations } from '../../generated/mock-admin/openapi.js';
 import type { operations } from '../../generated/openapi.js';
-import type { OperationId, PathParams, Payload, QueryParams, RequestBody, SuccessEnvelope, SuccessStatus } from '../../contract-model/operation-types.ts';
+import type { HeaderParams, OperationId, PathParams, Payload, QueryParams, RequestBody, SuccessEnvelope, SuccessStatus } from '../../contract-model/operation-types.ts';
 import type { Partner } from '../auth/api-keys.ts';
+import type { AnswerStream } from '../http/answer.ts';
 import type { TxBody } from '../store/store.ts';
 
 export type { OperationId } from '../../contract-model/operation-types.ts';
@@ -29,6 +30,8 @@ export interface HandlerContextOf<Op> {
    */
   rawQuery: URLSearchParams;
   body: RequestBody<Op>;
+  /** The header parameters the operation documents (other than those a step answers for), by their names there. */
+  headers: Partial<HeaderParams<Op>>;
   requestId: string;
   /** Where this server is reached, to build absolute URLs (document downloads). */
   baseUrl: string;
@@ -50,11 +53,18 @@ export interface FileReply {
   headers?: Record<string, string>;
 }
 
+/** Server-sent events, written as they come (`text/event-stream`). */
+export interface StreamReply {
+  status: 200;
+  stream: AnswerStream;
+  headers?: Record<string, string>;
+}
+
 /**
  * An operation whose success is the JSON envelope answers with its payload; one whose success is anything else (the
- * PDF download, the docs, a document served as it is) answers with the bytes.
+ * PDF download, the docs, a document served as it is) answers with the bytes, or a stream of events.
  */
-export type ReplyOf<Op> = [SuccessEnvelope<Op>] extends [never] ? FileReply : [SuccessEnvelope<Op>] extends [{ payload: unknown }] ? JsonReply<Op> : FileReply;
+export type ReplyOf<Op> = [SuccessEnvelope<Op>] extends [never] ? FileReply | StreamReply : [SuccessEnvelope<Op>] extends [{ payload: unknown }] ? JsonReply<Op> : FileReply | StreamReply;
 
 /** A reply made by the transaction that stores what it reports (see above). */
 export interface Change<R> {

@@ -12,6 +12,7 @@ export type { Reply } from './exchange.ts';
 /** The answer a reply makes, for this exchange (an error names its request id). */
 export function answerOf(exchange: Pick<Exchange, 'requestId'>, reply: Reply | ApiError): Answer {
   if (reply instanceof ApiError) return errorAnswer(reply.status, { code: reply.code, message: reply.message, requestId: exchange.requestId, ...(reply.details ? { details: reply.details } : {}) }, reply.headers);
+  if ('stream' in reply) return { status: reply.status, headers: { ...reply.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-store' }, body: '', stream: reply.stream };
   if ('file' in reply) {
     // JSON served as it is (a document that is not an envelope) is still checked as JSON against the contract.
     const json = /^application\/json\b/.test(reply.contentType) ? (JSON.parse(Buffer.from(reply.file).toString('utf8')) as unknown) : undefined;

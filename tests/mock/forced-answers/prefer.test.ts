@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContractSync } from '../../../contract-model/document.ts';
 import { listOperations } from '../../../contract-model/operations.ts';
-import { documentedAnswers } from '../../../mock/forced-answers/documented-answers.ts';
+import { documentedAnswers } from '../../../contract-model/documented-answers.ts';
 import { readPrefer } from '../../../mock/forced-answers/prefer-header.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { closeCheckingJournal, journalOf } from '../support/journal-check.ts';

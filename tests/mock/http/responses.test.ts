@@ -1,6 +1,8 @@
 /** Every response is checked against the contract: a violation becomes a 500 and is journaled, unless switched off. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../mock/journal/request-journal.ts';
+import type { components } from '../../../generated/mock-admin/openapi.js';
+
+type JournalEntry = components['schemas']['RequestJournalEntry'];
 import type { Handlers } from '../../../mock/pipeline/handler.ts';
 import { closeCheckingJournal, journalOf } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';

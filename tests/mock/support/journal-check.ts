@@ -5,7 +5,9 @@
  */
 import { expect } from 'vitest';
 import { readMockJournal } from '../../../contract-tests/support/mock-admin.ts';
-import type { JournalEntry } from '../../../mock/journal/request-journal.ts';
+import type { components } from '../../../generated/mock-admin/openapi.js';
+
+type JournalEntry = components['schemas']['RequestJournalEntry'];
 
 /** The mock's whole request journal, oldest first (with the admin token, when the mock runs with one). */
 export function journalOf(mock: { url: string; config?: { adminToken?: string } }): Promise<JournalEntry[]> {

@@ -3,8 +3,8 @@
  * each named example of its JSON body, with the headers the response requires at their documented example values.
  * (Every response the contract documents has a body.)
  */
-import { deref, type ContractDocument, type JsonObject } from '../../contract-model/document.ts';
-import type { ContractOperation } from '../../contract-model/operations.ts';
+import { deref, type ContractDocument, type JsonObject } from './document-nodes.ts';
+import type { ContractOperation } from './operations.ts';
 
 export interface DocumentedAnswer {
   status: number;

@@ -1,0 +1,121 @@
+/**
+ * The journal live (`GET /_mock/requests/stream`): server-sent events, one per request as it is answered, scoped and
+ * filtered like the list, resumable with `Last-Event-ID`, and ended when the mock stops.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeCheckingJournal } from '../support/journal-check.ts';
+import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+import { otherSandboxKey, sandboxKey } from '../portal/support.ts';
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startTestMock();
+});
+afterAll(() => closeCheckingJournal(mock));
+
+interface StreamEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+/** Opens the stream and reads its events as they come. */
+async function openStream(on: TestMock, options: { query?: string; headers?: Record<string, string> } = {}) {
+  const stop = new AbortController();
+  const response = await fetch(`${on.url}/_mock/requests/stream${options.query ?? ''}`, { headers: options.headers ?? {}, signal: stop.signal });
+  const events: StreamEvent[] = [];
+  const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event: StreamEvent = { data: '' };
+        for (const line of block.split('\n')) {
+          const [field, ...rest] = line.split(': ');
+          if (field === 'id' || field === 'event' || field === 'data') event[field] = rest.join(': ');
+        }
+        if (event.event) events.push(event);
+      }
+    }
+  })();
+  return {
+    response,
+    events,
+    /** Waits until `count` events arrived, or fails after five seconds. */
+    async waitFor(count: number) {
+      for (let waited = 0; events.length < count; waited += 20) {
+        if (waited > 5_000) throw new Error(`waited for ${count} events, got ${events.length}: ${JSON.stringify(events)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return events;
+    },
+    ended: reading,
+    close: () => stop.abort(),
+  };
+}
+
+const requestIdsOf = (events: StreamEvent[]) => events.filter((event) => event.event === 'request').map((event) => (JSON.parse(event.data) as { requestId: string }).requestId);
+
+describe('the request stream', () => {
+  it("sends each new request as it is answered, with the entry's id, and only the key's partner's", async () => {
+    const everyone = await openStream(mock);
+    const mine = await openStream(mock, { headers: { authorization: sandboxKey } });
+    const listsOnly = await openStream(mock, { query: '?operationId=listCustomers&status=200' });
+    expect(everyone.response.status).toBe(200);
+    expect(everyone.response.headers.get('content-type')).toBe('text/event-stream');
+    expect(everyone.response.headers.get('cache-control')).toBe('no-store');
+
+    const first = await mock.call('/v1/partner/customers');
+    const theirs = await mock.call('/v1/partner/customers', { key: otherSandboxKey });
+    const refused = await mock.call('/v1/partner/customers?limit=0');
+    const sent = [first, theirs, refused].map((answer) => answer.headers.get('x-request-id'));
+
+    expect(requestIdsOf(await everyone.waitFor(3))).toEqual(sent);
+    expect(requestIdsOf(await mine.waitFor(2))).toEqual([sent[0], sent[2]]);
+    expect(requestIdsOf(await listsOnly.waitFor(2))).toEqual([sent[0], sent[1]]);
+
+    const [event] = everyone.events;
+    const listed = await fetch(`${mock.url}/_mock/requests?limit=10`).then((response) => response.json() as Promise<{ payload: { data: { id: string; requestId: string }[] } }>);
+    const entry = listed.payload.data.find((item) => item.requestId === sent[0]);
+    expect(event?.id).toBe(entry?.id);
+    expect(JSON.parse(event?.data ?? '')).toEqual(entry);
+    for (const stream of [everyone, mine, listsOnly]) stream.close();
+  });
+
+  it('resumes after Last-Event-ID with the entries that came since', async () => {
+    const live = await openStream(mock);
+    const before = await mock.call('/v1/partner/customers');
+    const [seen] = await live.waitFor(1);
+    live.close();
+    const missed = [await mock.call('/v1/partner/customers'), await mock.call('/v1/partner/customers', { key: otherSandboxKey })];
+    const resumed = await openStream(mock, { headers: { 'last-event-id': seen?.id ?? '' } });
+    expect(requestIdsOf(await resumed.waitFor(2))).toEqual(missed.map((answer) => answer.headers.get('x-request-id')));
+    expect(requestIdsOf(resumed.events)).not.toContain(before.headers.get('x-request-id'));
+    resumed.close();
+  });
+
+  it('refuses a malformed filter or Last-Event-ID like the list does', async () => {
+    for (const [query, headers] of [['?status=99', {}], ['', { 'last-event-id': 'not-an-id' }]] as const) {
+      const response = await fetch(`${mock.url}/_mock/requests/stream${query}`, { headers });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('E_VALIDATION_FAILED');
+    }
+  });
+
+  it('ends when the mock stops, without holding its shutdown', async () => {
+    const own = await startTestMock();
+    const live = await openStream(own);
+    await own.call('/v1/partner/customers');
+    await live.waitFor(1);
+    await own.close();
+    await live.ended;
+    // Held, the shutdown would have waited out its grace period and said so.
+    expect(own.logs.filter((line) => String(line.msg).includes('after the grace period'))).toEqual([]);
+  });
+});
