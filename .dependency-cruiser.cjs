@@ -6,6 +6,9 @@
  *   core          auth/ (API keys), pagination/, leases/ (work taken under leases), then pipeline/ (the steps every request walks)
  *   features      customers/ companies/ documents/ reference/ formation/ webhooks/ idempotency/ journal/
  *                 faults/ rate-limit/ cors/ served-documents/ seed/
+ *
+ * And the console's page (console/, a browser app): it reaches the mock only through its two APIs, so it imports
+ * no module of the mock, nothing of Node, and of the contract model only what reads a document already loaded.
  *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts
  */
 const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|rate-limit|cors|served-documents|seed)';
@@ -72,6 +75,20 @@ module.exports = {
       comment: 'app/ assembles the mock; only its entry points start it.',
       from: { path: '^mock/', pathNot: '^mock/(app/|main\\.ts)' },
       to: { path: '^mock/app/' },
+    },
+    {
+      name: 'console-page-uses-the-apis-only',
+      severity: 'error',
+      comment: 'The console is a page: what it knows of the mock comes through the admin and partner APIs, typed from their contracts.',
+      from: { path: '^console/' },
+      to: { path: '^(mock|contract-tests|client|tests|scripts)/|^contract-model/(document|generated-files)\\.ts$' },
+    },
+    {
+      name: 'console-page-runs-in-a-browser',
+      severity: 'error',
+      comment: 'Nothing of Node reaches a browser bundle.',
+      from: { path: '^console/' },
+      to: { dependencyTypes: ['core'] },
     },
   ],
   options: {

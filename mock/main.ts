@@ -44,13 +44,14 @@ async function main(): Promise<void> {
       environment: config.environment,
       store: maskStoreUrl(mock.store.description),
       docs: `${mock.url}/docs`,
+      console: `${mock.url}/_mock/console`,
       webhookUrl: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
       formationTimeline: config.formationTimeline,
       validateResponses: config.validateResponses,
       // Since the process started: module loading included.
       startupMs: Math.round(performance.now()),
     },
-    `Partner Formation API mock (${config.environment}) listening on ${mock.url}`,
+    `Partner Formation API mock (${config.environment}) listening on ${mock.url} (console: ${mock.url}/_mock/console)`,
   );
   if (config.webhookSecret === undefined && config.webhookUrl !== undefined) {
     // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same

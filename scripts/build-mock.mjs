@@ -1,14 +1,20 @@
 // Bundles the mock's TypeScript into ES modules (.build/main.mjs and its lazily loaded chunks) so that `npm start` runs it with plain Node:
 // a TypeScript loader would add about a second to every start. Packages stay external, loaded from node_modules.
+// The console (console/, served at /_mock/console) is bundled beside it for browsers, into console/console.js and console.css,
+// with everything it imports: the page loads nothing from elsewhere. Its sizes are printed, and written to console/bundle-size.json.
 // `--outdir DIR` writes elsewhere (the mock's package, mock/package/build.ts).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
+const { values } = parseArgs({ options: { outdir: { type: 'string' }, quiet: { type: 'boolean' } } });
+const outdir = values.outdir ?? '.build';
 
-await build({
+const mock = build({
   entryPoints: ['mock/main.ts'],
-  outdir: values.outdir ?? '.build',
+  outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
   // Separate chunks keep what the mock imports lazily (the PDF renderer) out of start-up.
@@ -20,3 +26,37 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+const consoleDir = join(outdir, 'console');
+const page = build({
+  entryPoints: { console: 'console/main.tsx' },
+  outdir: consoleDir,
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  // Browsers of the last two years; no polyfills.
+  target: ['chrome120', 'firefox121', 'safari17'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  minify: true,
+  sourcemap: 'linked',
+  metafile: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+});
+
+const [, built] = await Promise.all([mock, page]);
+const sizes = Object.fromEntries(
+  Object.entries(built.metafile.outputs)
+    .filter(([file]) => /\.(js|css)$/.test(file))
+    .map(([file, output]) => {
+      const bytes = output.bytes;
+      const content = readFileSync(file);
+      return [file.slice(consoleDir.length + 1), { bytes, gzipBytes: gzipSync(content, { level: 9 }).byteLength }];
+    }),
+);
+writeFileSync(join(consoleDir, 'bundle-size.json'), `${JSON.stringify(sizes, null, 2)}\n`);
+if (!values.quiet) {
+  const line = Object.entries(sizes).map(([file, size]) => `${file} ${(size.bytes / 1024).toFixed(1)} KiB (${(size.gzipBytes / 1024).toFixed(1)} KiB gzipped)`);
+  console.error(`console: ${line.join(', ')}`);
+}

@@ -1948,8 +1948,8 @@ export interface components {
          *       JSON, exactly as `listRequests` shows it (a `RequestJournalEntry`); open it whole with `getRequest`.
          *     - The stream begins with `retry: 2000` (a client reconnects after two seconds) and, without `Last-Event-ID`, with
          *       entries that come after it opened; a comment line (`: keep-alive`) every 15 seconds keeps proxies from closing it.
-         *     - When more than 1000 entries arrive between two sends (a load test), the oldest of them are left out and an event
-         *       named `skipped` says how many (`data: {"skipped": 1200}`): read them with `listRequests`.
+         *     - Every entry is sent, in the journal's order, however many arrive at once (a load test): a stream that falls
+         *       behind catches up a thousand at a time.
          *     - On a mock with several processes (a shared store), entries answered by another process arrive within a second.
          */
         RequestStream: {
@@ -2444,7 +2444,7 @@ export interface components {
         ErrorCodeQuery: string;
         /**
          * @description Resume a stream: the `id` of the last entry received. The stream then starts with the entries that came after
-         *     it (those still in the journal, at most 1000), instead of only new ones. A browser's `EventSource` sends it by
+         *     it (those still in the journal), instead of only new ones. A browser's `EventSource` sends it by
          *     itself when it reconnects.
          * @example jr_Qm3vX8pLz2KwT9cNb4YhRg
          */
@@ -2713,7 +2713,7 @@ export interface operations {
             header?: {
                 /**
                  * @description Resume a stream: the `id` of the last entry received. The stream then starts with the entries that came after
-                 *     it (those still in the journal, at most 1000), instead of only new ones. A browser's `EventSource` sends it by
+                 *     it (those still in the journal), instead of only new ones. A browser's `EventSource` sends it by
                  *     itself when it reconnects.
                  * @example jr_Qm3vX8pLz2KwT9cNb4YhRg
                  */

@@ -10,7 +10,7 @@ import type { AdminHandlers } from '../pipeline/handler.ts';
 import type { EntryIds } from './entry-ids.ts';
 import type { JournalEntry, JournalFilters, RequestJournal } from './request-journal.ts';
 
-/** Entries one send of a stream carries at most; more, and the oldest are left out (an event says so). */
+/** Entries one read of a stream carries at most: more are sent in further reads, in order. */
 const maxPerSend = 1000;
 const keepAliveMs = 15_000;
 /** How often a stream looks for entries written by other processes, on a shared store. */
@@ -61,15 +61,16 @@ export function journalHandlers(options: {
           const look = (): void => {
             if (looking) return void (again = true);
             looking = (async () => {
+              let more: boolean;
               do {
                 again = false;
                 position ??= await journal.newest();
                 const found = await journal.since(position, filters, maxPerSend);
                 if (closed.aborted) return;
-                if (found.more) write('event: skipped\ndata: {}\n\n');
                 for (const entry of found.entries) write(`id: ${ids.idOf(entry.position, partner?.id)}\nevent: request\ndata: ${JSON.stringify(shown(entry, partner?.id))}\n\n`);
                 position = found.last;
-              } while (again && !closed.aborted);
+                more = found.more;
+              } while ((again || more) && !closed.aborted);
             })()
               .catch((error: unknown) => options.logger.error({ err: error }, 'request stream: reading the journal failed; the next look tries again'))
               .finally(() => (looking = undefined));

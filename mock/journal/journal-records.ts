@@ -37,8 +37,6 @@ export interface JournalQuery {
   limit: number;
   /** Only entries older than this position (the `next` of the previous page). */
   before?: number;
-  /** Only entries newer than this position (a stream's last). */
-  after?: number;
   operationId?: string;
   status?: number;
   errorCode?: string;
@@ -150,7 +148,7 @@ function dropOldest(tx: Tx, bytes: number): number {
 /** Chunks read per scan while a page is gathered, newest first. */
 const chunksPerRead = 8;
 
-export function journalPage(tx: Tx, { limit, before, after, operationId, status, errorCode, partnerId }: JournalQuery): JournalPage {
+export function journalPage(tx: Tx, { limit, before, ...filters }: JournalQuery): JournalPage {
   const examinable = Math.max(1, limit) * 10;
   const found: JournalPage['entries'] = [];
   let examined = 0;
@@ -160,15 +158,13 @@ export function journalPage(tx: Tx, { limit, before, after, operationId, status,
   // Newest chunk first; the one holding `before` starts before it, so the scan goes to just after `before`.
   let high = before;
   scanning: for (;;) {
-    // Reading back to `after` (a stream's look), the chunks wanted are the newest one or two.
-    const read = tx.scan(chunks, within([], { ...(high === undefined ? {} : { before: [high] }), reverse: true, limit: after === undefined ? chunksPerRead : 2 }), { snapshot: true });
+    const read = tx.scan(chunks, within([], { ...(high === undefined ? {} : { before: [high] }), reverse: true, limit: chunksPerRead }), { snapshot: true });
     for (const { key: chunkKey, value } of read as readonly { key: string; value: Uint8Array }[]) {
       const first = numberPart(chunkKey, 0);
       const records = recordsOf(value);
       for (let index = records.length - 1; index >= 0; index -= 1) {
         const position = first + index;
         if (before !== undefined && position >= before) continue;
-        if (after !== undefined && position <= after) break scanning;
         if (examined >= examinable || found.length >= limit) {
           more = true;
           break scanning;
@@ -178,15 +174,11 @@ export function journalPage(tx: Tx, { limit, before, after, operationId, status,
         examined += 1;
         newest ??= position;
         lastExamined = position;
-        if (operationId !== undefined && record.operationId !== operationId) continue;
-        if (status !== undefined && record.status !== status) continue;
-        if (errorCode !== undefined && record.errorCode !== errorCode) continue;
-        if (partnerId !== undefined && record.partnerId !== partnerId) continue;
-        found.push({ ...record, id: position });
+        if (matches(record, filters)) found.push({ ...record, id: position });
       }
       high = first;
     }
-    if (read.length < (after === undefined ? chunksPerRead : 2) || (after !== undefined && high !== undefined && high <= after)) break;
+    if (read.length < chunksPerRead) break;
   }
   return { entries: found.reverse(), ...(more && lastExamined !== undefined ? { next: lastExamined } : {}), ...(newest === undefined ? {} : { newest }) };
 }
@@ -199,6 +191,53 @@ export function journalEntry(tx: Tx, position: number): (RequestRecord & { id: n
   if (!found) return undefined;
   const record = recordsOf(found.value as Uint8Array)[position - numberPart(found.key, 0)];
   return record ? { ...record, id: position } : undefined;
+}
+
+type JournalFilters = Omit<JournalQuery, 'limit' | 'before'>;
+
+function matches(record: RequestRecord, { operationId, status, errorCode, partnerId }: JournalFilters): boolean {
+  return (
+    (operationId === undefined || record.operationId === operationId) &&
+    (status === undefined || record.status === status) &&
+    (errorCode === undefined || record.errorCode === errorCode) &&
+    (partnerId === undefined || record.partnerId === partnerId)
+  );
+}
+
+/**
+ * The requests after position `after` that match, oldest first, at most `limit` (a stream catching up): read
+ * forward from the chunk that holds `after + 1`, examining at most ten times `limit` entries. `last` is the newest
+ * position examined (or `after`), to go on from; `more` says that entries past it may match.
+ */
+export function journalSince(tx: Tx, after: number, limit: number, filters: JournalFilters): { entries: (RequestRecord & { id: number })[]; last: number; more: boolean } {
+  const examinable = Math.max(1, limit) * 10;
+  const found: (RequestRecord & { id: number })[] = [];
+  let examined = 0;
+  let last = after;
+  // The chunk holding `after + 1` is the last one starting at or before it (or the oldest, when none does).
+  const [holding] = tx.scan(chunks, within([], { before: [after + 2], reverse: true, limit: 1 }), { snapshot: true });
+  const start = holding === undefined ? 0 : numberPart(holding.key, 0);
+  // Chunks are read after this chunk key: just before the first wanted, then the last read.
+  let previous: number | undefined = start > 0 ? start - 1 : undefined;
+  for (;;) {
+    const read = tx.scan(chunks, within([], { ...(previous === undefined ? {} : { after: [previous] }), limit: chunksPerRead }), { snapshot: true });
+    for (const { key: chunkKey, value } of read as readonly { key: string; value: Uint8Array }[]) {
+      const first = numberPart(chunkKey, 0);
+      const records = recordsOf(value);
+      for (let index = 0; index < records.length; index += 1) {
+        const position = first + index;
+        if (position <= after) continue;
+        if (examined >= examinable || found.length >= limit) return { entries: found, last, more: true };
+        const record = records[index];
+        if (!record) continue;
+        examined += 1;
+        last = position;
+        if (matches(record, filters)) found.push({ ...record, id: position });
+      }
+      previous = first;
+    }
+    if (read.length < chunksPerRead) return { entries: found, last, more: false };
+  }
 }
 
 /**

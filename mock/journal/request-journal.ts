@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
-import { appendRequests, journalEntry, journalPage, type JournalQuery, type RequestRecord } from './journal-records.ts';
+import { appendRequests, journalEntry, journalPage, journalSince, type JournalQuery, type RequestRecord } from './journal-records.ts';
 
 /**
  * A journal entry as `/_mock/requests` lists it: the time formatted, the partner only as its masked key, what was
@@ -35,8 +35,8 @@ export interface RequestJournal {
   /** The entry at a position, whole; undefined once it has left the journal. */
   entry(position: number): Promise<JournalExchange | undefined>;
   /**
-   * The entries after `position` that match, oldest first: at most `limit`, the newest ones when more came (`more`).
-   * The position of the newest entry examined comes with them, to start from next time (or `position` when none was).
+   * The entries after `position` that match, oldest first, at most `limit`; the newest position examined (to go on
+   * from: `position` when none was), and whether entries past it may match (`more`: go on at once).
    */
   since(position: number, filters: JournalFilters, limit: number): Promise<{ entries: JournalEntry[]; last: number; more: boolean }>;
   /** The position of the newest entry (-1 when the journal is empty). */
@@ -100,18 +100,9 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
       return { ...entryOf(found), ...(partnerId === undefined ? {} : { partnerId }), request: request ?? null, response: response ?? null };
     },
     async since(position, filters, limit) {
-      // Newest first, back to `position` (a read examines at most ten times its limit: then it goes on from `next`).
-      const entries: JournalEntry[] = [];
-      let last: number | undefined;
-      let before: number | undefined;
-      for (;;) {
-        const found = await page({ ...filters, limit: limit + 1, after: position, ...(before === undefined ? {} : { before }) });
-        last ??= found.newest ?? undefined;
-        entries.unshift(...found.requests);
-        if (entries.length > limit || found.next === null) break;
-        before = found.next;
-      }
-      return { entries: entries.slice(-limit), last: Math.max(position, last ?? position), more: entries.length > limit };
+      await flush();
+      const found = await store.read((tx) => journalSince(tx, position, limit, filters));
+      return { entries: found.entries.map(entryOf), last: found.last, more: found.more };
     },
     async newest() {
       const found = await page({ limit: 1 });

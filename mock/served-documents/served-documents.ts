@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ContractDocument } from '../../contract-model/document.ts';
 import { changelogPath, generatedPath } from '../../contract-model/generated-files.ts';
+import { consoleDocuments, consolePath } from './console-files.ts';
 import { createStaticDocuments, type DocumentsChannel } from './static-documents.ts';
 
 const apiDocsPath = generatedPath('docs', 'index.html');
@@ -15,14 +16,27 @@ export function servedDocuments(contract: ContractDocument, publicUrl: () => str
   let contractJson: Buffer | undefined;
   const served = () => (contractJson ??= Buffer.from(JSON.stringify(withMockServer(contract, publicUrl(), environment))));
   let apiDocs: Promise<Buffer> | undefined;
-  const docs = { contentType: 'text/html; charset=utf-8', read: () => (apiDocs ??= readFile(apiDocsPath)) };
+  const docs = { contentType: 'text/html; charset=utf-8', read: () => (apiDocs ??= readFile(apiDocsPath).then(withConsoleLink)) };
   return createStaticDocuments({
     '/': docs,
     '/docs': docs,
     '/openapi.json': { contentType: 'application/json', read: async () => served() },
     // The docs link to it; read on each request, so a release shows without a restart.
     '/CHANGELOG.md': { contentType: 'text/markdown; charset=utf-8', read: () => readFile(changelogPath).catch(() => undefined) },
+    ...consoleDocuments(),
   });
+}
+
+/**
+ * The reference docs as this mock serves them: with a link to its console, fixed in a corner. Added here, not when
+ * the docs are built, since the docs are the API's and published without a mock.
+ */
+function withConsoleLink(html: Buffer): Buffer {
+  const text = html.toString('utf8');
+  const end = text.lastIndexOf('</body>');
+  if (end < 0) return html;
+  const link = `<a href="${consolePath}" style="position:fixed;right:16px;bottom:16px;z-index:100;padding:8px 14px;border-radius:6px;background:#0a58ca;color:#fff;font:600 14px system-ui,sans-serif;text-decoration:none;box-shadow:0 2px 6px rgba(0,0,0,.25)">Mock console</a>`;
+  return Buffer.from(`${text.slice(0, end)}${link}\n${text.slice(end)}`);
 }
 
 function withMockServer(contract: ContractDocument, url: string, environment: string): ContractDocument {

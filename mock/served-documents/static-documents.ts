@@ -17,8 +17,12 @@ import type { Channel } from '../pipeline/send-answer.ts';
 
 export interface StaticDocument {
   contentType: string;
+  /** Headers of its own (a page's Content-Security-Policy). */
+  headers?: Record<string, string>;
   /** The content; called on each request, so a document that changes on disk (the changelog) is served fresh. */
   read(): Promise<Buffer | undefined>;
+  /** What the 404 says when `read` finds nothing. */
+  missing?: string;
 }
 
 const encoders = {
@@ -55,9 +59,9 @@ export function createStaticDocuments(documents: Record<string, StaticDocument>)
       return respond(exchange, new ApiError(405, 'E_METHOD_NOT_ALLOWED', `${exchange.method} is not allowed here; allowed: GET, HEAD.`, undefined, { allow: 'GET, HEAD' }));
     }
     const content = await document.read();
-    if (content === undefined) return respond(exchange, new ApiError(404, 'E_NOT_FOUND', `No document at ${exchange.url.pathname}.`));
+    if (content === undefined) return respond(exchange, new ApiError(404, 'E_NOT_FOUND', document.missing ?? `No document at ${exchange.url.pathname}.`));
     const encoding = (negotiateEncoding.call(new Negotiator(exchange.request), offered, { preferred: offered }) ?? 'identity') as Encoding;
-    const headers: Record<string, string> = { 'content-type': document.contentType, vary: 'accept-encoding', 'cache-control': 'no-cache' };
+    const headers: Record<string, string> = { ...document.headers, 'content-type': document.contentType, vary: 'accept-encoding', 'cache-control': 'no-cache' };
     if (encoding !== 'identity') headers['content-encoding'] = encoding;
     exchange.response = { status: 200, headers, body: await encode(content, encoding) };
   };

@@ -100,6 +100,28 @@ describe('the request stream', () => {
     resumed.close();
   });
 
+  it('catches up on a backlog larger than one read, every entry once and in order', async () => {
+    const live = await openStream(mock);
+    const marker = await mock.call('/v1/partner/customers');
+    const [seen] = await live.waitFor(1);
+    live.close();
+    expect(requestIdsOf([seen as StreamEvent])).toEqual([marker.headers.get('x-request-id')]);
+    const sent: (string | null)[] = [];
+    for (let batch = 0; batch < 25; batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, index) => mock.call(`/v1/partner/customers?limit=1&n=${batch * 100 + index}`)));
+      sent.push(...answers.map((answer) => answer.headers.get('x-request-id')));
+    }
+    const resumed = await openStream(mock, { headers: { 'last-event-id': seen?.id ?? '' } });
+    const received = requestIdsOf(await resumed.waitFor(2500));
+    resumed.close();
+    expect(new Set(received).size).toBe(received.length);
+    expect(received.slice().sort()).toEqual(sent.slice().sort());
+    // In the journal's order: as the list shows them, oldest first.
+    const listed = await fetch(`${mock.url}/_mock/requests?limit=1000&operationId=listCustomers`).then((response) => response.json() as Promise<{ payload: { data: { requestId: string }[] } }>);
+    const newest = listed.payload.data.map((entry) => entry.requestId);
+    expect(received.slice(-newest.length)).toEqual(newest);
+  });
+
   it('refuses a malformed filter or Last-Event-ID like the list does', async () => {
     for (const [query, headers] of [['?status=99', {}], ['', { 'last-event-id': 'not-an-id' }]] as const) {
       const response = await fetch(`${mock.url}/_mock/requests/stream${query}`, { headers });

@@ -1,0 +1,45 @@
+/**
+ * Who the console acts as, kept for the browser tab's session (sessionStorage: gone when the tab closes, never sent
+ * anywhere but this mock): a partner's API key, or none for every partner; and the admin token, when the mock asks
+ * for one (`--admin-token`).
+ */
+import { signal } from '@preact/signals';
+
+const keyItem = 'mock-console.partner-key';
+const tokenItem = 'mock-console.admin-token';
+
+function stored(item: string): string {
+  try {
+    return sessionStorage.getItem(item) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function keep(item: string, value: string): void {
+  try {
+    if (value) sessionStorage.setItem(item, value);
+    else sessionStorage.removeItem(item);
+  } catch {
+    // Storage refused (a private window's quota): the value lasts until the page reloads.
+  }
+}
+
+/** The partner's key; empty for every partner (admin views only). */
+export const partnerKey = signal(stored(keyItem));
+export const adminToken = signal(stored(tokenItem));
+
+export function setPartnerKey(value: string): void {
+  partnerKey.value = value.trim();
+  keep(keyItem, partnerKey.value);
+}
+
+export function setAdminToken(value: string): void {
+  adminToken.value = value.trim();
+  keep(tokenItem, adminToken.value);
+}
+
+/** The key shown as the mock's journal shows it: `dk_test_…wxyz`. */
+export function maskedKey(key: string): string {
+  return key.length > 12 ? `${key.slice(0, 8)}…${key.slice(-4)}` : key;
+}
