@@ -64,7 +64,7 @@ function App() {
       <main>
         {health ? (
           <Notice kind="error">
-            The mock's admin API refused the console: {health}.{health.includes('ADMIN_TOKEN') ? ' Enter the admin token above.' : ''}
+            The mock's admin API refused the console: {health}.{/E_ADMIN_TOKEN_(MISSING|INVALID)/.test(health) ? ' Enter the admin token above.' : ''}
           </Notice>
         ) : null}
         {contractProblem.value ? <Notice kind="error">{contractProblem.value}</Notice> : null}

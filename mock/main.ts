@@ -53,6 +53,13 @@ async function main(): Promise<void> {
     },
     `Partner Formation API mock (${config.environment}) listening on ${mock.url} (console: ${mock.url}/_mock/console)`,
   );
+  // Listening on an address other machines reach (0.0.0.0, a LAN address): the admin guard then refuses them.
+  if (config.adminToken === undefined && !/^(127\.|::1$|localhost$)/i.test(config.host)) {
+    announcer.warn(
+      { host: config.host },
+      'listening beyond this machine without --admin-token: other machines get the API, but the admin routes and the console answer this machine only; pass --admin-token to share them',
+    );
+  }
   if (config.webhookSecret === undefined && config.webhookUrl !== undefined) {
     // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same
     // across restarts on the same store, and every replica signs with it.

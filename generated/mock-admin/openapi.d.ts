@@ -610,6 +610,7 @@ export interface components {
          *     | 401 | `E_ADMIN_TOKEN_MISSING` | The mock runs with `--admin-token` and the request has no `X-Mock-Admin-Token` header. |
          *     | 401 | `E_ADMIN_TOKEN_INVALID` | The mock runs with `--admin-token` and `X-Mock-Admin-Token` holds another value. |
          *     | 403 | `E_CROSS_SITE_REQUEST` | The request carries an `Origin` that is not the mock's own: a page of another site, which any browser tab could be. |
+         *     | 403 | `E_ADMIN_TOKEN_REQUIRED` | The request came from another machine and the mock runs without `--admin-token`: admin routes then answer this machine only. |
          *     | 403 | `E_HOST_NOT_ALLOWED` | The `Host` is not a name the mock answers to: a DNS rebinding attempt. |
          *     | 404 | `E_NOT_FOUND` | No such admin route, or no such webhook endpoint, event, fault or journal entry for this partner (another partner's are not found either). |
          *     | 405 | `E_METHOD_NOT_ALLOWED` | An admin path with a method it does not take; `Allow` lists those it takes. |
@@ -623,7 +624,7 @@ export interface components {
          *     API's other codes are not answered by admin routes.
          * @example E_ADMIN_TOKEN_MISSING
          */
-        AdminErrorCode: components["schemas"]["ErrorCode"] | ("E_ADMIN_TOKEN_MISSING" | "E_ADMIN_TOKEN_INVALID" | "E_CROSS_SITE_REQUEST" | "E_HOST_NOT_ALLOWED" | "E_WEBHOOK_ENDPOINT_LIMIT");
+        AdminErrorCode: components["schemas"]["ErrorCode"] | ("E_ADMIN_TOKEN_MISSING" | "E_ADMIN_TOKEN_INVALID" | "E_CROSS_SITE_REQUEST" | "E_HOST_NOT_ALLOWED" | "E_ADMIN_TOKEN_REQUIRED" | "E_WEBHOOK_ENDPOINT_LIMIT");
         /**
          * FieldErrorCode
          * @description The code of one problem in `error.details` of a `400 E_VALIDATION_FAILED`. New codes may be added within `v1`.
@@ -1897,7 +1898,10 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
-        /** @description The request was sent by a page of another site (`Origin`), or to a host name the mock does not answer to (`Host`: DNS rebinding). */
+        /**
+         * @description The request was sent by a page of another site (`Origin`), to a host name the mock does not answer to (`Host`: DNS
+         *     rebinding), or from another machine to a mock without `--admin-token`.
+         */
         Forbidden: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];

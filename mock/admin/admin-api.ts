@@ -49,7 +49,7 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
   const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)), logger });
 
   const guardAdmin: Step = (exchange, next) => {
-    const refusal = guard.check(exchange.request.headers);
+    const refusal = guard.check(exchange.request.headers, exchange.request.socket.remoteAddress);
     if (!refusal) return next();
     exchange.request.resume();
     respond(exchange, new ApiError(refusal.status, refusal.code, refusal.message));

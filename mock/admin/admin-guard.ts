@@ -5,17 +5,19 @@
  * - its `Origin` is not the mock's own (a page of another site; a browser always sends `Origin` on such requests),
  * - its `Host` is not a name the mock answers to (DNS rebinding: a site whose name resolves to 127.0.0.1 would
  *   otherwise be "same origin" with the mock), or
- * - the mock runs with `--admin-token` and the request does not carry it (for a mock shared on a network).
+ * - the mock runs with `--admin-token` and the request does not carry it (for a mock shared on a network), or
+ * - it runs without one and the request comes from another machine: the routes read and reset every partner's
+ *   data, so a mock listening on a network shares them only behind a token.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { hostname } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { isIP } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode } from '../../generated/openapi.js';
 
 export const adminTokenHeader = 'x-mock-admin-token';
 
-export type AdminRefusalCode = 'E_ADMIN_TOKEN_MISSING' | 'E_ADMIN_TOKEN_INVALID' | 'E_CROSS_SITE_REQUEST' | 'E_HOST_NOT_ALLOWED';
+export type AdminRefusalCode = 'E_ADMIN_TOKEN_MISSING' | 'E_ADMIN_TOKEN_INVALID' | 'E_ADMIN_TOKEN_REQUIRED' | 'E_CROSS_SITE_REQUEST' | 'E_HOST_NOT_ALLOWED';
 
 export interface AdminRefusal {
   status: 401 | 403;
@@ -24,7 +26,8 @@ export interface AdminRefusal {
 }
 
 export interface AdminGuard {
-  check(headers: IncomingHttpHeaders): AdminRefusal | undefined;
+  /** `remoteAddress`: the peer's address, as the socket gives it. */
+  check(headers: IncomingHttpHeaders, remoteAddress: string | undefined): AdminRefusal | undefined;
 }
 
 /**
@@ -39,7 +42,7 @@ export function createAdminGuard(options: { adminToken?: string; hosts: readonly
     return name !== undefined && (allowed.has(name) || name.endsWith('.localhost') || isIP(name.replace(/^\[|\]$/g, '')) !== 0);
   };
   return {
-    check(headers) {
+    check(headers, remoteAddress) {
       const host = headers.host ?? '';
       if (!hostAllowed(host)) {
         return { status: 403, code: 'E_HOST_NOT_ALLOWED', message: `The mock does not answer admin requests for the host ${JSON.stringify(host.slice(0, 100))}: use localhost, an IP address, or the host of --public-url.` };
@@ -53,13 +56,29 @@ export function createAdminGuard(options: { adminToken?: string; hosts: readonly
       // another site, or another port of this one, is not the mock's own page.
       const site = headers['sec-fetch-site'];
       if (site === 'cross-site' || site === 'same-site') return { status: 403, code: 'E_CROSS_SITE_REQUEST', message: 'Admin routes refuse requests sent by a page of another site.' };
-      if (token === undefined) return undefined;
+      if (token === undefined) {
+        if (isThisMachine(remoteAddress)) return undefined;
+        return { status: 403, code: 'E_ADMIN_TOKEN_REQUIRED', message: `Admin routes answer other machines (this request came from ${String(remoteAddress).slice(0, 60)}) only when the mock runs with --admin-token.` };
+      }
       const given = headers[adminTokenHeader];
       if (typeof given !== 'string' || given === '') return { status: 401, code: 'E_ADMIN_TOKEN_MISSING', message: `This mock requires its admin token in ${adminTokenHeader}.` };
       if (!timingSafeEqual(digest(given), token)) return { status: 401, code: 'E_ADMIN_TOKEN_INVALID', message: `The ${adminTokenHeader} header does not hold this mock's admin token.` };
       return undefined;
     },
   };
+}
+
+/**
+ * Whether a peer address is this machine's: a loopback address (127/8, ::1, either mapped into IPv6) or one of its
+ * interfaces' (a request to the machine's own LAN address comes from that address). Interfaces are read only for
+ * an address that is not loopback, so the usual request costs nothing.
+ */
+export function isThisMachine(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'))) return true;
+  const own = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.toLowerCase()));
+  return own.includes(plain.toLowerCase().replace(/%.*$/, ''));
 }
 
 /** The host name of a `Host` header (`localhost:4010`, `[::1]:4010`), lower-cased; undefined when it is not one. */
