@@ -201,6 +201,32 @@ describe('the request list', () => {
   });
 });
 
+describe('the way in', () => {
+  it('is linked from the reference docs and the admin docs, and works from the keyboard', async () => {
+    await mock.call('/v1/partner/customers');
+    const docs = await browser.newPage();
+    try {
+      for (const path of ['/docs', '/_mock/docs']) {
+        await docs.goto(`${mock.url}${path}`);
+        await docs.locator('a[href="/_mock/console"]').first().click();
+        await docs.waitForURL(`${mock.url}/_mock/console`);
+        await docs.locator('.row.entry').first().waitFor();
+      }
+      // Tab through the page to the first request, and open it with Enter.
+      let focused = '';
+      for (let tabs = 0; tabs < 40 && !focused.includes('row entry'); tabs += 1) {
+        await docs.keyboard.press('Tab');
+        focused = String(await docs.evaluate('document.activeElement.className'));
+      }
+      expect(focused).toContain('row entry');
+      await docs.keyboard.press('Enter');
+      await docs.getByRole('button', { name: 'Copy as curl' }).waitFor();
+    } finally {
+      await docs.close();
+    }
+  });
+});
+
 describe('a console on a mock shared with --admin-token', () => {
   it('says the token is needed, and works once it is given', async () => {
     const guarded = await startTestMock({ adminToken: 'correct-horse-battery-staple' });

@@ -44,7 +44,10 @@ describe('the mock launcher shared by the suite, the runners and the benchmark',
     }
     expect(alive(mock.pid)).toBe(false);
     expect(mock.exitedEarly()).toBeUndefined();
-    expect(await readFile(mock.logFile, 'utf8')).toContain('listening');
+    const log = await readFile(mock.logFile, 'utf8');
+    expect(log).toContain('listening');
+    // The start line says where the console is.
+    expect(log).toContain(`(console: ${mock.url}/_mock/console)`);
   });
 
   it("ignores the mock's own variables in the caller's environment: the launcher's arguments decide", async () => {
