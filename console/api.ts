@@ -15,12 +15,12 @@ export type JournalExchange = AdminSchemas['RequestJournalExchange'];
 
 export const adminTokenHeader = 'x-mock-admin-token';
 
-/** The admin token on every admin call; the partner's key too, unless `allPartners`. */
-function sessionHeaders(options: { key: boolean }): Middleware {
+/** The session's partner key on every call, and the admin token on the admin API's only (never sent to `/v1`). */
+function sessionHeaders(options: { adminToken: boolean }): Middleware {
   return {
     onRequest({ request }) {
-      if (adminToken.value) request.headers.set(adminTokenHeader, adminToken.value);
-      if (options.key && partnerKey.value && !request.headers.has('authorization')) request.headers.set('authorization', partnerKey.value);
+      if (options.adminToken && adminToken.value) request.headers.set(adminTokenHeader, adminToken.value);
+      if (partnerKey.value && !request.headers.has('authorization')) request.headers.set('authorization', partnerKey.value);
       return request;
     },
   };
@@ -29,14 +29,14 @@ function sessionHeaders(options: { key: boolean }): Middleware {
 /** The admin API, acting for the session's partner (or every partner, without a key). */
 export function adminClient(): Client<AdminPaths> {
   const client = createClient<AdminPaths>({ baseUrl: location.origin });
-  client.use(sessionHeaders({ key: true }));
+  client.use(sessionHeaders({ adminToken: true }));
   return client;
 }
 
 /** The partner API, with the session's key; a create gets a fresh Idempotency-Key. */
 export function apiClient(): Client<ApiPaths> {
   const client = createClient<ApiPaths>({ baseUrl: location.origin });
-  client.use(sessionHeaders({ key: true }));
+  client.use(sessionHeaders({ adminToken: false }));
   client.use({
     onRequest({ request }) {
       if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', crypto.randomUUID());

@@ -263,7 +263,8 @@ export function curlOf(entry: JournalExchange): string {
   const url = `${location.origin}${entry.path}${request?.query ? `?${request.query}` : ''}`;
   const parts = ['curl', '-i', ...(entry.method === 'GET' ? [] : ['-X', entry.method]), quote(url)];
   for (const [name, value] of Object.entries(request?.headers ?? {})) {
-    if (leftOut.has(name)) continue;
+    // A header the journal masked cannot be sent again as it was: left out, but for the key (below).
+    if (leftOut.has(name) || (value === '[masked]' && name !== 'authorization')) continue;
     let sent = value;
     if (name === 'authorization') sent = partnerKey.value && entry.partner && partnerKey.value.endsWith(entry.partner.slice(-4)) ? partnerKey.value : '$API_KEY';
     parts.push('-H', name === 'authorization' && sent === '$API_KEY' ? `"authorization: $API_KEY"` : quote(`${name}: ${sent}`));
@@ -271,5 +272,9 @@ export function curlOf(entry: JournalExchange): string {
   const body = request?.body;
   if (body?.text != null) parts.push('--data-raw', quote(body.text));
   const command = parts.join(' ');
-  return body && (body.text === null || body.truncated) ? `# The body (${body.bytes} bytes) was not kept whole: add it before sending.\n${command}` : command;
+  const notes = [
+    ...(body && (body.text === null || body.truncated) ? [`# The body (${body.bytes} bytes) was not kept whole: add it before sending.`] : []),
+    ...(request?.queryTruncated ? ['# The query string was not kept whole: complete it before sending.'] : []),
+  ];
+  return [...notes, command].join('\n');
 }

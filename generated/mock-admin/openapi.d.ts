@@ -615,6 +615,7 @@ export interface components {
          *     | 404 | `E_NOT_FOUND` | No such admin route, or no such webhook endpoint, event, fault or journal entry for this partner (another partner's are not found either). |
          *     | 405 | `E_METHOD_NOT_ALLOWED` | An admin path with a method it does not take; `Allow` lists those it takes. |
          *     | 409 | `E_WEBHOOK_ENDPOINT_LIMIT` | The partner already has 20 webhook endpoints: delete one first. |
+         *     | 409 | `E_STREAM_LIMIT` | The partner (or, without a key, every-partner streams) already has 8 request streams open: close one first. |
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
@@ -624,7 +625,7 @@ export interface components {
          *     API's other codes are not answered by admin routes.
          * @example E_ADMIN_TOKEN_MISSING
          */
-        AdminErrorCode: components["schemas"]["ErrorCode"] | ("E_ADMIN_TOKEN_MISSING" | "E_ADMIN_TOKEN_INVALID" | "E_CROSS_SITE_REQUEST" | "E_HOST_NOT_ALLOWED" | "E_ADMIN_TOKEN_REQUIRED" | "E_WEBHOOK_ENDPOINT_LIMIT");
+        AdminErrorCode: components["schemas"]["ErrorCode"] | ("E_ADMIN_TOKEN_MISSING" | "E_ADMIN_TOKEN_INVALID" | "E_CROSS_SITE_REQUEST" | "E_HOST_NOT_ALLOWED" | "E_ADMIN_TOKEN_REQUIRED" | "E_WEBHOOK_ENDPOINT_LIMIT" | "E_STREAM_LIMIT");
         /**
          * FieldErrorCode
          * @description The code of one problem in `error.details` of a `400 E_VALIDATION_FAILED`. New codes may be added within `v1`.
@@ -858,8 +859,9 @@ export interface components {
         /**
          * JournalHeaders
          * @description Headers by lower-cased name. Credentials never show: `Authorization` holds the masked key (`dk_test_…wxyz`)
-         *     when the key was valid and `[masked]` otherwise, and so do `Cookie`, `Set-Cookie`, `Proxy-Authorization` and
-         *     `x-mock-admin-token`. Repeated headers are joined with `, `, each value cut to 1024 characters, and at most 64
+         *     when the key was valid and `[masked]` otherwise; a header whose name says it carries a credential (`Cookie`,
+         *     `Set-Cookie`, `Proxy-Authorization`, `x-mock-admin-token`, any `*token*`, `*secret*`, `*api-key*`…) holds
+         *     `[masked]`; an API key or webhook secret in any other value is masked as well. Repeated headers are joined with `, `, each value cut to 1024 characters, and at most 64
          *     headers kept.
          * @example {
          *       "authorization": "dk_test_…wxyz",
@@ -883,8 +885,9 @@ export interface components {
              */
             bytes: number;
             /**
-             * @description The body as UTF-8 text, its first 16 384 characters (a NUL character shown as U+FFFD); `null` when it is not
-             *     text (then only `bytes` is kept).
+             * @description The body as UTF-8 text, its first 16 384 characters, fewer when their JSON would pass 32 KiB (control
+             *     characters take six bytes each); a NUL character shown as U+FFFD, API keys and webhook secrets masked. `null`
+             *     when it is not text (then only `bytes` is kept).
              * @example {"email":"ada@example.com","firstName":"Ada","lastName":"Lovelace","countryOfResidence":"GBR"}
              */
             text: string | null;
@@ -900,10 +903,17 @@ export interface components {
          */
         JournalRequest: {
             /**
-             * @description The query string as sent, without its `?` (empty when there was none), cut to 2048 characters.
+             * @description The query string as sent, without its `?` (empty when there was none), cut to 2048 characters (never inside a
+             *     `%XX` escape). A parameter whose name says it is a credential (`api_key`, `token`, `signature`…) shows as
+             *     `[masked]`, and an API key or webhook secret anywhere in it is masked too.
              * @example limit=20&cursor=mZ0Xx3cV9Pq2Lr8TnB4wKe7YhJ1sD6fG0aUoC5iE
              */
             query: string;
+            /**
+             * @description Whether `query` holds only the start of the query string.
+             * @example false
+             */
+            queryTruncated: boolean;
             headers: components["schemas"]["JournalHeaders"];
             /** @description The body; `null` when there was none, or none was read (a request refused before its body). */
             body: components["schemas"]["JournalBody"] | null;
@@ -1952,8 +1962,9 @@ export interface components {
          *       JSON, exactly as `listRequests` shows it (a `RequestJournalEntry`); open it whole with `getRequest`.
          *     - The stream begins with `retry: 2000` (a client reconnects after two seconds) and, without `Last-Event-ID`, with
          *       entries that come after it opened; a comment line (`: keep-alive`) every 15 seconds keeps proxies from closing it.
-         *     - Every entry is sent, in the journal's order, however many arrive at once (a load test): a stream that falls
-         *       behind catches up a thousand at a time.
+         *     - Every entry is sent, in the journal's order, however many arrive at once (a load test), and at the pace the
+         *       client reads: a stream that falls behind catches up a thousand at a time, and one that stops reading holds
+         *       back nothing but itself.
          *     - On a mock with several processes (a shared store), entries answered by another process arrive within a second.
          */
         RequestStream: {
@@ -1965,6 +1976,19 @@ export interface components {
             };
             content: {
                 "text/event-stream": string;
+            };
+        };
+        /**
+         * @description Too many request streams open: at most 8 for one partner, and 8 without a key (every partner's). Close one
+         *     (a browser tab of the console, a `curl -N`) first.
+         */
+        StreamLimit: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
         /** @description The journal entry, whole. */
@@ -2568,6 +2592,7 @@ export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseRequestJournalPage = components['responses']['RequestJournalPage'];
 export type ResponseJournalQueryBadRequest = components['responses']['JournalQueryBadRequest'];
 export type ResponseRequestStream = components['responses']['RequestStream'];
+export type ResponseStreamLimit = components['responses']['StreamLimit'];
 export type ResponseRequestJournalExchange = components['responses']['RequestJournalExchange'];
 export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
 export type ResponseJournalEntryNotFound = components['responses']['JournalEntryNotFound'];
@@ -2738,6 +2763,7 @@ export interface operations {
             400: components["responses"]["JournalQueryBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["StreamLimit"];
             500: components["responses"]["InternalError"];
         };
     };

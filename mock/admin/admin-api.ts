@@ -40,13 +40,13 @@ export function isAdminPath(pathname: string): boolean {
   return pathname === '/_mock' || pathname.startsWith('/_mock/');
 }
 
-export async function createAdminChannel(options: { guard: AdminGuard; keys: KeyChecker; logger: Logger; services: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'logger'> }): Promise<Channel> {
+export async function createAdminChannel(options: { guard: AdminGuard; keys: KeyChecker; logger: Logger; services: Omit<AdminServices, 'adminContract' | 'adminDocs'> }): Promise<Channel> {
   const { guard, logger, services } = options;
   const adminContract = await loadContract(adminContractPath);
   const operations = listOperations(adminContract);
   const compiler = createSchemaCompiler(adminContract);
   let adminDocs: Promise<Buffer> | undefined;
-  const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)), logger });
+  const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)) });
 
   const guardAdmin: Step = (exchange, next) => {
     const refusal = guard.check(exchange.request.headers, exchange.request.socket.remoteAddress);

@@ -10,13 +10,13 @@ import type { FaultRegistry } from '../faults/faults.ts';
 import { ApiError } from '../http/api-error.ts';
 import { journalHandlers } from '../journal/journal-handlers.ts';
 import type { EntryIds } from '../journal/entry-ids.ts';
+import type { JournalFeed } from '../journal/journal-feed.ts';
 import type { RequestJournal } from '../journal/request-journal.ts';
-import type { Logger } from 'pino';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import { naicsSource } from '../reference/index.ts';
 import { applySeed, SeedError } from '../seed/seed.ts';
-import { isShared, maskStoreUrl } from '../store/open-store.ts';
+import { maskStoreUrl } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import type { WebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
@@ -39,6 +39,8 @@ export interface AdminServices {
   cursors: CursorCodec;
   /** The ids of journal entries, which say nothing of other partners' requests either. */
   entryIds: EntryIds;
+  /** The journal followed as it grows, for the request streams. */
+  journalFeed: JournalFeed;
   endpoints: WebhookEndpointPortal;
   events: EventPortal;
   /** The operationIds of the API contract served: what a fault may name. */
@@ -51,7 +53,6 @@ export interface AdminServices {
   reset: (partnerId?: string) => Promise<void>;
   adminContract: ContractDocument;
   adminDocs: () => Promise<Buffer>;
-  logger: Logger;
 }
 
 export function createAdminHandlers(services: AdminServices): AdminHandlers {
@@ -59,7 +60,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
   const adminContractJson = Buffer.from(JSON.stringify(services.adminContract));
   return {
     ...faultHandlers(faults, services.apiOperationIds, services.documentedAnswers),
-    ...journalHandlers({ journal, cursors: services.cursors, ids: services.entryIds, shared: isShared(config.store), logger: services.logger }),
+    ...journalHandlers({ journal, feed: services.journalFeed, cursors: services.cursors, ids: services.entryIds }),
     ...webhookHandlers(services),
 
     async getHealth() {

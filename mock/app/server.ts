@@ -12,6 +12,7 @@ import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
 import { endStreams, writeAnswer } from '../http/write-answer.ts';
+import type { Duplex } from 'node:stream';
 import { errorAnswer } from '../http/answer.ts';
 import { serveRequest, type Channel } from '../pipeline/send-answer.ts';
 import { openStore } from '../store/open-store.ts';
@@ -80,6 +81,9 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
   };
 }
 
+/** Each server's open connections. */
+const openSockets = new WeakMap<object, Set<Duplex>>();
+
 function listenOn(config: MockConfig, logger: Logger, handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {
   const protocol = createProtocolGuard(logger);
   const server = createServer(
@@ -100,6 +104,12 @@ function listenOn(config: MockConfig, logger: Logger, handle: (request: Incoming
       });
     }),
   );
+  const open = new Set<Duplex>();
+  openSockets.set(server, open);
+  server.on('connection', (socket: Duplex) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   // Refusals before routing (malformed framing, headers over 16 KiB, too slow, an unmet Expect) carry the envelope.
   server.on('clientError', protocol.clientError);
   server.on('checkExpectation', protocol.checkExpectation);
@@ -107,6 +117,8 @@ function listenOn(config: MockConfig, logger: Logger, handle: (request: Incoming
 }
 
 async function shutDown(server: ReturnType<typeof createServer>, logger: Logger, services: Services): Promise<void> {
+  // This server's connections: only its own streams are ended (another mock may run in this process).
+  const sockets = openSockets.get(server) ?? new Set<Duplex>();
   await new Promise<void>((resolve) => {
     // A client that keeps a request open must not hold the shutdown: requests in flight get a grace period.
     const deadline = setTimeout(() => {
@@ -114,7 +126,7 @@ async function shutDown(server: ReturnType<typeof createServer>, logger: Logger,
       server.closeAllConnections();
     }, shutdownGraceMs);
     // A stream never ends by itself: ended first, its connection is then closed like any other.
-    endStreams();
+    endStreams((socket) => sockets.has(socket));
     server.close(() => {
       clearTimeout(deadline);
       resolve();

@@ -22,6 +22,7 @@ import { createFormationEngine } from '../formation/formation-engine.ts';
 import { sandboxHandlers } from '../formation/sandbox-handlers.ts';
 import { idempotencyRecords } from '../idempotency/idempotency-records.ts';
 import { createEntryIds } from '../journal/entry-ids.ts';
+import { createJournalFeed } from '../journal/journal-feed.ts';
 import { createRequestJournal, type RequestJournal } from '../journal/request-journal.ts';
 import { createCursorCodec } from '../pagination/cursor.ts';
 import type { Handlers } from '../pipeline/handler.ts';
@@ -57,7 +58,7 @@ export interface Services {
   faults: FaultRegistry;
   settings: SettingsRegistry;
   webhookSecret: string;
-  admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl' | 'logger'>;
+  admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl'>;
   /** The answers each operation documents, for a forced answer (`Prefer`, or a fault armed). */
   documentedAnswers: AnswersOf;
   stopWork(): Promise<void>;
@@ -119,6 +120,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   const settings = createSettingsRegistry({ validateResponses: config.validateResponses });
   const admin = {
     config, store, journal, dispatcher, faults, settings, cursors, entryIds,
+    journalFeed: createJournalFeed({ journal, ...(poll === undefined ? {} : { pollMs: poll }), logger }),
     endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
     apiOperationIds: operations.map((op) => op.operationId),

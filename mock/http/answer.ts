@@ -23,10 +23,11 @@ export interface Answer {
 /** A body written after the head, piece by piece, for as long as the client stays (server-sent events). */
 export interface AnswerStream {
   /**
-   * Starts writing: `write` sends a piece; `closed` is aborted when the client leaves or the mock stops, after which
-   * `write` does nothing.
+   * Starts writing: `write` sends a piece, and resolves once the client has taken what was waiting (a client that
+   * reads slowly holds the writer back, rather than the mock buffering for it); `idle` says whether nothing is
+   * waiting. `closed` is aborted when the client leaves or the mock stops, after which `write` does nothing.
    */
-  start(write: (piece: string) => void, closed: AbortSignal): void;
+  start(write: (piece: string) => Promise<void>, closed: AbortSignal, idle: () => boolean): void;
 }
 
 export interface ErrorBody {

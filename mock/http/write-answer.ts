@@ -42,9 +42,13 @@ export type Destination = { response: ServerResponse } | { socket: Duplex };
 /** Streams being written, each with what stops it: ended when the mock stops, since a stream never ends by itself. */
 const streams = new Map<ServerResponse, AbortController>();
 
-/** Ends every stream being written (at shutdown: the server cannot close while one holds its connection). */
-export function endStreams(): void {
+/**
+ * Ends the streams being written on the sockets `ours` says are a server's (at its shutdown: the server cannot close
+ * while one holds its connection; another server in the same process keeps its own).
+ */
+export function endStreams(ours: (socket: Duplex) => boolean): void {
   for (const [response, stop] of streams) {
+    if (!response.socket || !ours(response.socket)) continue;
     stop.abort();
     response.end();
   }
@@ -64,9 +68,19 @@ function writeStream(response: ServerResponse, answer: Answer & { stream: Answer
     streams.delete(response);
     stop.abort();
   });
-  answer.stream.start((piece) => {
-    if (!stop.signal.aborted) response.write(piece);
-  }, stop.signal);
+  const write = (piece: string): Promise<void> => {
+    if (stop.signal.aborted || response.write(piece)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        response.off('drain', done);
+        stop.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      response.on('drain', done);
+      stop.signal.addEventListener('abort', done);
+    });
+  };
+  answer.stream.start(write, stop.signal, () => response.writableLength === 0);
 }
 
 export function writeAnswer(destination: Destination, answer: Answer, method: string): void {

@@ -2,30 +2,27 @@
  * The admin API's routes of the request journal: a page of it, newest first, filtered (`/_mock/requests`); one entry
  * whole (`/_mock/requests/{entryId}`); and new entries as they come, as server-sent events (`/_mock/requests/stream`).
  */
-import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
 import type { AnswerStream } from '../http/answer.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import type { EntryIds } from './entry-ids.ts';
+import type { JournalFeed } from './journal-feed.ts';
 import type { JournalEntry, JournalFilters, RequestJournal } from './request-journal.ts';
 
-/** Entries one read of a stream carries at most: more are sent in further reads, in order. */
-const maxPerSend = 1000;
 const keepAliveMs = 15_000;
-/** How often a stream looks for entries written by other processes, on a shared store. */
-const sharedPollMs = 1_000;
+/** Request streams open at once for one partner (or for every partner, without a key). */
+export const maxStreamsPerScope = 8;
 
 export function journalHandlers(options: {
   journal: RequestJournal;
+  /** The journal followed as it grows, for every stream of the process. */
+  feed: JournalFeed;
   cursors: CursorCodec;
   ids: EntryIds;
-  /** Whether other processes write to the same journal (a shared store): a stream then also looks on its own. */
-  shared: boolean;
-  logger: Pick<Logger, 'error'>;
 }): Pick<AdminHandlers, 'listRequests' | 'getRequest' | 'streamRequests'> {
-  const { journal, cursors, ids } = options;
-  const shown = ({ position, ...entry }: JournalEntry, partnerId: string | undefined) => ({ id: ids.idOf(position, partnerId), ...entry });
+  const { journal, feed, cursors, ids } = options;
+  const shown = ({ position, partnerId: _partnerId, ...entry }: JournalEntry & { partnerId?: string }, scope: string | undefined) => ({ id: ids.idOf(position, scope), ...entry });
 
   return {
     async listRequests({ partner, query }) {
@@ -48,42 +45,27 @@ export function journalHandlers(options: {
     },
 
     streamRequests({ partner, query, headers }) {
+      const scope = partner?.id ?? '*';
+      if (feed.following(scope) >= maxStreamsPerScope) {
+        throw new ApiError(409, 'E_STREAM_LIMIT', `${partner ? 'This partner has' : 'Every-partner streams have'} ${maxStreamsPerScope} request streams open already: close one first.`);
+      }
       const lastEventId = headers['Last-Event-ID'];
       const resumeAfter = lastEventId === undefined ? undefined : ids.positionOf(lastEventId, partner?.id);
       const filters = filtersOf(query, partner?.id);
       const stream: AnswerStream = {
-        start(write, closed) {
-          write('retry: 2000\n\n');
-          let position = resumeAfter;
-          let looking: Promise<void> | undefined;
-          let again = false;
-          // One look at a time; a write meanwhile makes it look once more when it is done.
-          const look = (): void => {
-            if (looking) return void (again = true);
-            looking = (async () => {
-              let more: boolean;
-              do {
-                again = false;
-                position ??= await journal.newest();
-                const found = await journal.since(position, filters, maxPerSend);
-                if (closed.aborted) return;
-                for (const entry of found.entries) write(`id: ${ids.idOf(entry.position, partner?.id)}\nevent: request\ndata: ${JSON.stringify(shown(entry, partner?.id))}\n\n`);
-                position = found.last;
-                more = found.more;
-              } while ((again || more) && !closed.aborted);
-            })()
-              .catch((error: unknown) => options.logger.error({ err: error }, 'request stream: reading the journal failed; the next look tries again'))
-              .finally(() => (looking = undefined));
-          };
-          const stopWatching = journal.onWrite(look);
-          const poll = options.shared ? setInterval(look, sharedPollMs) : undefined;
-          const keepAlive = setInterval(() => write(': keep-alive\n\n'), keepAliveMs);
-          closed.addEventListener('abort', () => {
-            stopWatching();
-            clearInterval(poll);
-            clearInterval(keepAlive);
-          });
-          look();
+        start(write, closed, idle) {
+          void write('retry: 2000\n\n');
+          const keepAlive = setInterval(() => idle() && void write(': keep-alive\n\n'), keepAliveMs);
+          closed.addEventListener('abort', () => clearInterval(keepAlive));
+          feed.follow(
+            {
+              filters,
+              signal: closed,
+              // One write per batch: the client's pace sets the stream's.
+              deliver: (entries) => write(entries.map((entry) => `id: ${ids.idOf(entry.position, partner?.id)}\nevent: request\ndata: ${JSON.stringify(shown(entry, partner?.id))}\n\n`).join('')),
+            },
+            resumeAfter,
+          );
         },
       };
       return { status: 200, stream };

@@ -174,7 +174,7 @@ export function journalPage(tx: Tx, { limit, before, ...filters }: JournalQuery)
         examined += 1;
         newest ??= position;
         lastExamined = position;
-        if (matches(record, filters)) found.push({ ...record, id: position });
+        if (matchesFilters(record, filters)) found.push({ ...record, id: position });
       }
       high = first;
     }
@@ -195,7 +195,8 @@ export function journalEntry(tx: Tx, position: number): (RequestRecord & { id: n
 
 type JournalFilters = Omit<JournalQuery, 'limit' | 'before'>;
 
-function matches(record: RequestRecord, { operationId, status, errorCode, partnerId }: JournalFilters): boolean {
+/** Whether a request is one the filters ask for. */
+export function matchesFilters(record: Pick<RequestRecord, 'operationId' | 'status' | 'errorCode' | 'partnerId'>, { operationId, status, errorCode, partnerId }: JournalFilters): boolean {
   return (
     (operationId === undefined || record.operationId === operationId) &&
     (status === undefined || record.status === status) &&
@@ -232,7 +233,7 @@ export function journalSince(tx: Tx, after: number, limit: number, filters: Jour
         if (!record) continue;
         examined += 1;
         last = position;
-        if (matches(record, filters)) found.push({ ...record, id: position });
+        if (matchesFilters(record, filters)) found.push({ ...record, id: position });
       }
       previous = first;
     }

@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { clientClosedRequest, refusalOf, type RequestAborted } from '../http/client-error.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
-import { capturedBody, capturedHeaders, capturedQuery, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
+import { capturedBody, capturedHeaders, capturedQuery, withoutSecrets, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
 import type { RequestJournal } from './request-journal.ts';
 
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
@@ -21,7 +21,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       atMs: Date.now(),
       requestId: exchange.requestId,
       method: exchange.method,
-      path: exchange.url.pathname,
+      path: withoutSecrets(exchange.url.pathname),
       operationId: exchange.operation?.operationId ?? null,
       status,
       durationMs: Math.round(durationMs * 1000) / 1000,
@@ -55,7 +55,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
 
 function requestOf(exchange: Exchange): CapturedRequest {
   const headers = exchange.request.headers;
-  return { query: capturedQuery(exchange.request.url), headers: capturedHeaders(headers, exchange.partner?.maskedKey), body: capturedBody(exchange.rawBody, headers['content-type']) };
+  return { ...capturedQuery(exchange.request.url), headers: capturedHeaders(headers, exchange.partner?.maskedKey), body: capturedBody(exchange.rawBody, headers['content-type']) };
 }
 
 /** What was answered; a refusal answered on the socket (client-error.ts) is known by its status and code only. */

@@ -16,6 +16,9 @@ import { appendRequests, journalEntry, journalPage, journalSince, type JournalQu
  */
 export type JournalEntry = Omit<RequestRecord, 'atMs' | 'partnerId' | 'request' | 'response'> & { at: string; position: number };
 
+/** An entry as the feed hands it out: with its partner, to filter by (never shown). */
+export type FeedEntry = JournalEntry & { partnerId?: string };
+
 /** One entry whole, with what was sent and answered. */
 export type JournalExchange = JournalEntry & { partnerId?: string; request: CapturedRequest | null; response: CapturedMessage | null };
 
@@ -38,7 +41,7 @@ export interface RequestJournal {
    * The entries after `position` that match, oldest first, at most `limit`; the newest position examined (to go on
    * from: `position` when none was), and whether entries past it may match (`more`: go on at once).
    */
-  since(position: number, filters: JournalFilters, limit: number): Promise<{ entries: JournalEntry[]; last: number; more: boolean }>;
+  since(position: number, filters: JournalFilters, limit: number): Promise<{ entries: FeedEntry[]; last: number; more: boolean }>;
   /** The position of the newest entry (-1 when the journal is empty). */
   newest(): Promise<number>;
   /** Called after each write of entries by this process. Returns the function that stops it. */
@@ -102,7 +105,7 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
     async since(position, filters, limit) {
       await flush();
       const found = await store.read((tx) => journalSince(tx, position, limit, filters));
-      return { entries: found.entries.map(entryOf), last: found.last, more: found.more };
+      return { entries: found.entries.map((record) => ({ ...entryOf(record), ...(record.partnerId === undefined ? {} : { partnerId: record.partnerId }) })), last: found.last, more: found.more };
     },
     async newest() {
       const found = await page({ limit: 1 });

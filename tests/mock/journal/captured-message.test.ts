@@ -45,9 +45,41 @@ describe('capturedBody', () => {
 
 describe('capturedQuery', () => {
   it('keeps the query string as sent, escaping what would break a line, and none without one', () => {
-    expect(capturedQuery('/v1/partner/customers?limit=5&cursor=abc')).toBe('limit=5&cursor=abc');
-    expect(capturedQuery('/v1/partner/customers')).toBe('');
-    expect(capturedQuery('/x?a=1 2\n')).toBe('a=1%202%0A');
-    expect(capturedQuery(`/x?${'q'.repeat(5000)}`)).toHaveLength(2048);
+    expect(capturedQuery('/v1/partner/customers?limit=5&cursor=abc')).toEqual({ query: 'limit=5&cursor=abc', queryTruncated: false });
+    expect(capturedQuery('/v1/partner/customers')).toEqual({ query: '', queryTruncated: false });
+    expect(capturedQuery('/x?a=1 2\n').query).toBe('a=1%202%0A');
+  });
+
+  it('cuts a long one, never inside an escape, and says so', () => {
+    // The escape would end past the 2048th character: the cut comes before it.
+    const cut = capturedQuery(`/x?q=${'a'.repeat(2045)}%20tail`);
+    expect(cut.queryTruncated).toBe(true);
+    expect(cut.query).toBe(`q=${'a'.repeat(2045)}`);
+    expect(capturedQuery(`/x?${'q'.repeat(5000)}`).query).toHaveLength(2048);
+  });
+
+  it('masks a parameter named as a credential, and a key or secret in any', () => {
+    const key = `dk_test_${'s'.repeat(20)}wxyz`;
+    expect(capturedQuery(`/x?api_key=${key}&limit=5&access%5Ftoken=abc&signature=f00&note=${key}&hook=whsec_abcdefghijkl`).query).toBe(
+      `api_key=${masked}&limit=5&access%5Ftoken=${masked}&signature=${masked}&note=dk_test_…wxyz&hook=whsec_${masked}`,
+    );
+  });
+});
+
+describe('secrets found by their form', () => {
+  it('are masked in header values and bodies, as keys are shown', () => {
+    const key = `dk_live_${'k'.repeat(30)}abcd`;
+    expect(capturedHeaders({ 'x-forwarded-note': `sent ${key}`, 'x-api-key': 'anything', 'x-auth-token': 't' })).toEqual({ 'x-forwarded-note': 'sent dk_live_…abcd', 'x-api-key': masked, 'x-auth-token': masked });
+    expect(capturedBody(JSON.stringify({ key, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }), 'application/json')?.text).toBe(JSON.stringify({ key: 'dk_live_…abcd', secret: `whsec_${masked}` }));
+  });
+});
+
+describe('a body of characters JSON escapes', () => {
+  it('is cut so that its JSON stays within 32 KiB, and says it was cut', () => {
+    const controls = '\x01'.repeat(maxBodyCharacters);
+    const kept = capturedBody(Buffer.from(controls), 'text/plain');
+    expect(kept?.truncated).toBe(true);
+    expect(JSON.stringify(kept?.text).length).toBeLessThanOrEqual(32 * 1024);
+    expect(kept?.text?.length).toBeGreaterThan(4000);
   });
 });

@@ -42,6 +42,17 @@ describe('a journal entry, whole', () => {
     expect(JSON.parse(whole?.response?.body?.text ?? '')).toEqual(sent.json);
   });
 
+  it('masks credentials wherever they are: by the name of a header or query parameter, and by their form', async () => {
+    const pasted = `dk_test_${'p'.repeat(20)}past`;
+    const sent = await mock.call(`/v1/partner/customers/${pasted}?api_key=${sandboxKey}&limit=5`, { headers: { 'x-api-key': 'anything', 'x-note': `see ${sandboxKey}` } });
+    const { whole } = await entryOf(sent.headers.get('x-request-id'));
+    expect(JSON.stringify(whole)).not.toContain(sandboxKey);
+    expect(JSON.stringify(whole)).not.toContain(pasted);
+    expect(whole?.path).toBe('/v1/partner/customers/dk_test_…past');
+    expect(whole?.request?.query).toBe('api_key=[masked]&limit=5');
+    expect(whole?.request?.headers).toMatchObject({ 'x-api-key': '[masked]', 'x-note': 'see dk_test_…aaaa' });
+  });
+
   it('cuts a long text body and summarises one that is not text', async () => {
     const long = JSON.stringify({ ...customerBody(), firstName: 'x'.repeat(40_000) });
     const refused = await mock.call('/v1/partner/customers?source=test', { rawBody: long, idempotencyKey: newIdempotencyKey() });

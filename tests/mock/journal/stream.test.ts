@@ -130,6 +130,33 @@ describe('the request stream', () => {
     }
   });
 
+  it('allows 8 streams a partner at once, and says so at the 9th; one closed frees its place', async () => {
+    const streams = await Promise.all(Array.from({ length: 8 }, () => openStream(mock, { headers: { authorization: sandboxKey } })));
+    expect(streams.map((stream) => stream.response.status)).toEqual(Array(8).fill(200));
+    const ninth = await fetch(`${mock.url}/_mock/requests/stream`, { headers: { authorization: sandboxKey } });
+    expect(ninth.status).toBe(409);
+    expect(((await ninth.json()) as { error: { code: string } }).error.code).toBe('E_STREAM_LIMIT');
+    // Another partner's, and every partner's, are counted apart.
+    const theirs = await openStream(mock, { headers: { authorization: otherSandboxKey } });
+    expect(theirs.response.status).toBe(200);
+    theirs.close();
+    streams[0]?.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await openStream(mock, { headers: { authorization: sandboxKey } });
+    expect(again.response.status).toBe(200);
+    for (const stream of [...streams, again]) stream.close();
+  });
+
+  it('ends only its own streams when one of two mocks in a process stops', async () => {
+    const [first, second] = await Promise.all([startTestMock(), startTestMock()]);
+    const onSecond = await openStream(second);
+    await first.close();
+    await second.call('/v1/partner/customers');
+    expect(requestIdsOf(await onSecond.waitFor(1))).toHaveLength(1);
+    onSecond.close();
+    await second.close();
+  });
+
   it('ends when the mock stops, without holding its shutdown', async () => {
     const own = await startTestMock();
     const live = await openStream(own);
