@@ -8,7 +8,7 @@ import type { CursorCodec } from '../pagination/cursor.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import type { EntryIds } from './entry-ids.ts';
 import type { JournalFeed } from './journal-feed.ts';
-import type { JournalEntry, JournalFilters, RequestJournal } from './request-journal.ts';
+import type { FeedEntry, JournalEntry, JournalFilters, RequestJournal } from './request-journal.ts';
 
 const keepAliveMs = 15_000;
 /** Request streams open at once for one partner (or for every partner, without a key). */
@@ -22,6 +22,22 @@ export function journalHandlers(options: {
   ids: EntryIds;
 }): Pick<AdminHandlers, 'listRequests' | 'getRequest' | 'streamRequests'> {
   const { journal, feed, cursors, ids } = options;
+  /**
+   * Each entry the feed hands out as its event, by scope: streams of one scope (a partner's, or every partner's)
+   * share it, so that eight open consoles cost one encoding, not eight.
+   */
+  const events = new WeakMap<FeedEntry, Map<string, string>>();
+  const eventOf = (entry: FeedEntry, partnerId: string | undefined): string => {
+    let byScope = events.get(entry);
+    if (!byScope) events.set(entry, (byScope = new Map()));
+    const scope = partnerId ?? '*';
+    let text = byScope.get(scope);
+    if (text === undefined) {
+      const shownEntry = shown(entry, partnerId);
+      byScope.set(scope, (text = `id: ${shownEntry.id}\nevent: request\ndata: ${JSON.stringify(shownEntry)}\n\n`));
+    }
+    return text;
+  };
   const shown = ({ position, partnerId: _partnerId, ...entry }: JournalEntry & { partnerId?: string }, scope: string | undefined) => ({ id: ids.idOf(position, scope), ...entry });
 
   return {
@@ -62,7 +78,7 @@ export function journalHandlers(options: {
               filters,
               signal: closed,
               // One write per batch: the client's pace sets the stream's.
-              deliver: (entries) => write(entries.map((entry) => `id: ${ids.idOf(entry.position, partner?.id)}\nevent: request\ndata: ${JSON.stringify(shown(entry, partner?.id))}\n\n`).join('')),
+              deliver: (entries) => write(entries.map((entry) => eventOf(entry, partner?.id)).join('')),
             },
             resumeAfter,
           );
