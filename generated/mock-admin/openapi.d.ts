@@ -450,7 +450,8 @@ export interface paths {
         /**
          * Get this description
          * @description Returns this description, bundled into one OpenAPI 3.1 document: a plain document, not in the envelope, so
-         *     that tools (code generators, consoles, validators) load it from its URL. Needs no key; the `Host`, `Origin`
+         *     that tools (code generators, consoles, validators) load it from its URL; compressed (Brotli or gzip) when the
+         *     client accepts it. Needs no key; the `Host`, `Origin`
          *     and admin token checks still apply. The API's own contract is served at `/openapi.json`.
          */
         get: operations["getAdminContract"];
@@ -471,7 +472,8 @@ export interface paths {
         };
         /**
          * Get the reference docs
-         * @description Returns this description's reference docs, one self-contained HTML page that works offline. Needs no key; the
+         * @description Returns this description's reference docs, one self-contained HTML page that works offline, compressed (Brotli
+         *     or gzip) when the client accepts it. Needs no key; the
          *     `Host`, `Origin` and admin token checks still apply (a browser sends no custom header when it follows a
          *     link, so a mock started with `--admin-token` answers this page to scripts only). The API's own docs are at
          *     `/docs`.

@@ -16,6 +16,7 @@ import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import { authenticate } from '../pipeline/authenticate.ts';
 import type { KeyChecker } from '../auth/api-keys.ts';
 import { ApiError } from '../http/api-error.ts';
+import { compressible, encode, encodingFor, minCompressedBytes } from '../http/content-encoding.ts';
 import { assignRequestId } from '../pipeline/assign-request-id.ts';
 import { dispatch } from '../pipeline/dispatch.ts';
 import { createAnswerFinaliser } from '../pipeline/finalise-answer.ts';
@@ -48,6 +49,19 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
   let adminDocs: Promise<Buffer> | undefined;
   const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)) });
 
+  // The admin API's documents (its reference docs, megabytes of inlined Redoc; its contract) compressed for a client
+  // that accepts it, like the API's; after the handler, so that each is made and checked on its own bytes.
+  const compressDocuments: Step = async (exchange, next) => {
+    await next();
+    const answer = exchange.response;
+    if (!answer || typeof answer.body === 'string' || answer.body.byteLength < minCompressedBytes || !compressible(answer.headers['content-type'])) return;
+    answer.headers.vary = 'accept-encoding';
+    const encoding = encodingFor(exchange.request);
+    if (encoding === 'identity') return;
+    answer.body = await encode(answer.body, encoding);
+    answer.headers['content-encoding'] = encoding;
+  };
+
   const guardAdmin: Step = (exchange, next) => {
     const refusal = guard.check(exchange.request.headers, exchange.request.socket.remoteAddress);
     if (!refusal) return next();
@@ -63,6 +77,7 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
       authenticate(options.keys),
       readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => (operationId === 'seedStore' ? maxSeedBytes : maxAdminBodyBytes) }),
       validateRequest(perOperation(operations, (op) => compileRequestValidator(adminContract, op, compiler))),
+      compressDocuments,
       dispatch({ handlers, baseUrl: services.selfUrl, logger }),
     ]),
     // Always on: the admin contract is the mock's own, and what a console or a script builds on.

@@ -3,7 +3,7 @@
  * the mock as its first server, so that Postman, Insomnia or a generated client pointed at /openapi.json call the
  * mock, not the sandbox) and the changelog the docs link to.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { ContractDocument } from '../../contract-model/document.ts';
 import { changelogPath, generatedPath } from '../../contract-model/generated-files.ts';
 import { consoleDocuments, consolePath } from './console-files.ts';
@@ -15,8 +15,7 @@ export function servedDocuments(contract: ContractDocument, publicUrl: () => str
   // Made on first request, once the mock knows its URL.
   let contractJson: Buffer | undefined;
   const served = () => (contractJson ??= Buffer.from(JSON.stringify(withMockServer(contract, publicUrl(), environment))));
-  let apiDocs: Promise<Buffer> | undefined;
-  const docs = { contentType: 'text/html; charset=utf-8', read: () => (apiDocs ??= readFile(apiDocsPath).then(withConsoleLink)) };
+  const docs = { contentType: 'text/html; charset=utf-8', read: freshFile(apiDocsPath, withConsoleLink) };
   return createStaticDocuments({
     '/': docs,
     '/docs': docs,
@@ -31,6 +30,20 @@ export function servedDocuments(contract: ContractDocument, publicUrl: () => str
  * The reference docs as this mock serves them: with a link to its console, fixed in a corner. Added here, not when
  * the docs are built, since the docs are the API's and published without a mock.
  */
+/**
+ * A file read again only when it changed (its modification time): `npm run dev` rewrites the docs a few seconds
+ * after each save, and the page must follow without a restart; otherwise one read serves every request, and the
+ * same bytes keep their compressed forms (static-documents.ts).
+ */
+function freshFile(path: string, transform: (content: Buffer) => Buffer): () => Promise<Buffer | undefined> {
+  let kept: { mtimeMs: number; content: Promise<Buffer> } | undefined;
+  return async () => {
+    const { mtimeMs } = await stat(path);
+    if (kept?.mtimeMs !== mtimeMs) kept = { mtimeMs, content: readFile(path).then(transform) };
+    return kept.content;
+  };
+}
+
 function withConsoleLink(html: Buffer): Buffer {
   const text = html.toString('utf8');
   const end = text.lastIndexOf('</body>');

@@ -73,3 +73,14 @@ it('serves an edit of the contract, keeping the data, and keeps the last good co
   await until('the refusal', async () => (output.includes('not served, the last good contract keeps serving') ? true : undefined));
   expect(await summaryOfListCustomers()).toBe('List every customer');
 }, 90_000);
+
+it('serves the docs of the contract as it is after each save, not one save behind', async () => {
+  const file = join(project, 'openapi', 'paths', 'v1_partner_customers.yaml');
+  // As it is in the project (the test before left it broken).
+  const original = await readFile(join(root, 'openapi', 'paths', 'v1_partner_customers.yaml'), 'utf8');
+  const docsSay = async (text: string) => ((await (await fetch(`${base}/docs`)).text()).includes(text) ? true : undefined);
+  for (const summary of ['List the customers, first edit', 'List the customers, second edit']) {
+    await writeFile(file, original.replace('summary: List customers', `summary: ${summary}`));
+    await until(`the docs of "${summary}"`, () => docsSay(summary), 60_000);
+  }
+}, 150_000);

@@ -5,6 +5,7 @@
  * contract and docs are served.
  */
 import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockAdminClient, readMockJournal } from '../../../contract-tests/support/mock-admin.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
@@ -30,6 +31,20 @@ function raw(target: TestMock, path: string, headers: Record<string, string>): P
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(body || 'null') }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/** A document's bytes as sent, with the encoding asked for. */
+function bytesOf(target: TestMock, path: string, acceptEncoding: string): Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }> {
+  const { port } = new URL(target.url);
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ encoding: response.headers['content-encoding'], vary: response.headers.vary, body: Buffer.concat(chunks) }));
     });
     sent.on('error', reject);
     sent.end();
@@ -75,6 +90,19 @@ describe('the admin routes', () => {
     const docs = await fetch(`${mock.url}/_mock/docs`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('compress their docs and contract for a client that accepts it, as /docs is', async () => {
+    for (const path of ['/_mock/docs', '/_mock/openapi.json']) {
+      const plain = await bytesOf(mock, path, 'identity');
+      expect(plain.encoding, path).toBeUndefined();
+      for (const [accepted, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+        const sent = await bytesOf(mock, path, accepted);
+        expect([sent.encoding, sent.vary], `${path} ${accepted}`).toEqual([accepted, 'accept-encoding']);
+        expect(sent.body.byteLength).toBeLessThan(plain.body.byteLength / 3);
+        expect(decode(sent.body).equals(plain.body)).toBe(true);
+      }
+    }
   });
 });
 
