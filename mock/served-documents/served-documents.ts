@@ -15,7 +15,8 @@ export function servedDocuments(contract: ContractDocument, publicUrl: () => str
   // Made on first request, once the mock knows its URL.
   let contractJson: Buffer | undefined;
   const served = () => (contractJson ??= Buffer.from(JSON.stringify(withMockServer(contract, publicUrl(), environment))));
-  const docs = { contentType: 'text/html; charset=utf-8', read: freshFile(apiDocsPath, withConsoleLink) };
+  const firstServer = String((contract.servers as { url?: unknown }[] | undefined)?.[0]?.url ?? '');
+  const docs = { contentType: 'text/html; charset=utf-8', read: freshFile(apiDocsPath, (html) => withConsoleLink(withMockSamples(html, firstServer, publicUrl()))) };
   return createStaticDocuments({
     '/': docs,
     '/docs': docs,
@@ -26,10 +27,6 @@ export function servedDocuments(contract: ContractDocument, publicUrl: () => str
   });
 }
 
-/**
- * The reference docs as this mock serves them: with a link to its console, fixed in a corner. Added here, not when
- * the docs are built, since the docs are the API's and published without a mock.
- */
 /**
  * A file read again only when it changed (its modification time): `npm run dev` rewrites the docs a few seconds
  * after each save, and the page must follow without a restart; otherwise one read serves every request, and the
@@ -44,6 +41,30 @@ function freshFile(path: string, transform: (content: Buffer) => Buffer): () => 
   };
 }
 
+/** A key the mock takes as it comes (any well-formed sandbox key is a partner), for samples copied from its docs. */
+export const sampleKey = 'dk_test_0123456789abcdefghijklmn';
+
+/**
+ * The request samples of the docs as this mock serves them: their curl commands call the mock, with a key it takes,
+ * so that one copied from the page runs here rather than leaving the machine for the sandbox. Only the samples'
+ * commands change (they live in the page's data, which Redoc renders in the browser); the servers the docs list stay
+ * the published ones, and the docs built in generated/ keep the sandbox.
+ */
+function withMockSamples(html: Buffer, publishedServer: string, mockUrl: string): Buffer {
+  if (publishedServer === '') return html;
+  const text = html.toString('utf8');
+  const escaped = publishedServer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return Buffer.from(
+    text
+      .replace(new RegExp(`(curl -X [A-Z]+ ')${escaped}`, 'g'), `$1${mockUrl}`)
+      .replaceAll(`-H 'Authorization: dk_test_…'`, `-H 'Authorization: ${sampleKey}'`),
+  );
+}
+
+/**
+ * The reference docs as this mock serves them: with a link to its console, fixed in a corner. Added here, not when
+ * the docs are built, since the docs are the API's and published without a mock.
+ */
 function withConsoleLink(html: Buffer): Buffer {
   const text = html.toString('utf8');
   const end = text.lastIndexOf('</body>');

@@ -2,9 +2,11 @@
  * The documents served beside the API (reference docs, bundled contract, changelog): GET and HEAD only, anything
  * else the API's 405 with Allow; compressed with Brotli or gzip when the client accepts it.
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleKey } from '../../../mock/served-documents/served-documents.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 
@@ -69,3 +71,30 @@ describe('/openapi.json', () => {
     expect(served.servers.slice(1).map((server: { url: string }) => server.url)).toEqual(['https://sandbox.api.partner-formation.example', 'https://api.partner-formation.example']);
   });
 });
+
+describe('the docs as the mock serves them', () => {
+  it('show request samples that call the mock with a key it takes; the built docs keep the sandbox', async () => {
+    const served = (await raw('GET', '/docs')).body.toString();
+    const built = readFileSync(new URL('../../../generated/docs/index.html', import.meta.url), 'utf8');
+    const sandbox = "curl -X POST 'https://sandbox.api.partner-formation.example/v1/partner/customers'";
+    expect(built).toContain(sandbox);
+    expect(built).toContain("-H 'Authorization: dk_test_…'");
+    expect(served).not.toContain(sandbox);
+    expect(served).toContain(`curl -X POST '${mock.url}/v1/partner/customers'`);
+    expect(served).not.toContain("curl -X GET 'https://sandbox.api.partner-formation.example");
+    expect(served).not.toContain("-H 'Authorization: dk_test_…'");
+    expect(served).toContain(`-H 'Authorization: ${sampleKey}'`);
+    // The servers the docs list stay the published ones.
+    expect(served).toContain('"servers":[{"url":"https://sandbox.api.partner-formation.example"');
+  });
+
+  it('give a sample that runs against the mock as copied', async () => {
+    const served = (await raw('GET', '/docs')).body.toString();
+    const source = /"source":"(curl -X GET '[^"]*\/v1\/partner\/customers'[^"]*)"/.exec(served)?.[1];
+    expect(source).toBeDefined();
+    const url = /'(http[^']+)'/.exec(JSON.parse(`"${source}"`) as string)?.[1] as string;
+    const answer = await fetch(url, { headers: { authorization: sampleKey } });
+    expect(answer.status).toBe(200);
+  });
+});
+
