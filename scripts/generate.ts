@@ -13,6 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readContractFacts } from '../contract-model/contract-facts.ts';
+import { withChangesPage } from './changes-page.ts';
 import { withCodeSamples } from './code-samples.ts';
 import type { ContractDocument } from '../contract-model/document.ts';
 import { listOperations } from '../contract-model/operations.ts';
@@ -56,14 +57,15 @@ const docs = (bundled: string, file: string, title: string, options: { samples?:
   file,
   make: async (out) => {
     await mkdir(dirname(join(out, file)), { recursive: true });
-    // The API's docs show request samples (curl and the client) made from the contract's examples, added to a
-    // copy of the bundle outside generated/.
+    // The API's docs show request samples (curl and the client) made from the contract's examples, and a Changes
+    // page made from CHANGELOG.md, added to a copy of the bundle outside generated/.
     const scratch = options.samples ? await mkdtemp(join(tmpdir(), 'docs-')) : undefined;
     let source = join(out, bundled);
     if (scratch) {
       const document = JSON.parse(await readFile(source, 'utf8')) as ContractDocument;
       source = join(scratch, 'openapi.json');
-      await writeFile(source, JSON.stringify(withCodeSamples(document)));
+      const changelog = await readFile(join(root, 'CHANGELOG.md'), 'utf8');
+      await writeFile(source, JSON.stringify(withChangesPage(withCodeSamples(document), changelog)));
     }
     // --inlineBundle embeds Redoc itself, so the page renders offline.
     // The template is Redocly's own plus a Content-Security-Policy: nothing outside the page may load.

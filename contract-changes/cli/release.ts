@@ -69,9 +69,10 @@ async function main(): Promise<number> {
   await writeRelease(working, name);
   await clearAccepted();
   await setWorkingVersion(name);
-  await regenerate();
+  // The changelog first: the docs regenerated next show it (their Changes page).
   const changelog = await readFile(changelogFile, 'utf8').catch(() => '');
   await writeFile(changelogFile, addRelease(changelog, { version: name, date, changes }));
+  await regenerate();
   return exitWith(`Released ${name}: releases/${releaseFileName(name)}, info.version in openapi/openapi.yaml, generated/ and CHANGELOG.md. Commit them.`, 0);
 }
 

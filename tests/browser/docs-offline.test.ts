@@ -3,6 +3,7 @@
  * nor even be tried (Redoc's "API docs by" logo is written into the page: scripts/generate.ts), nothing may log an
  * error, every sidebar link must lead to its operation, and a link to an operation opened directly must show it.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,5 +69,14 @@ describe.each([
     await direct.page.locator('h1, h2', { hasText: 'Create a customer' }).first().waitFor({ state: 'visible' });
     expect(direct.problems).toEqual([]);
     await direct.page.close();
+  });
+  it('have a Changes page, made from the changelog, in the sidebar', async () => {
+    const { page, problems } = await visit(url(), origin());
+    const released = /^## (\S+) — (\S+)$/m.exec(readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8'));
+    await page.getByText('Changes', { exact: true }).first().click();
+    await page.waitForFunction('window.location.hash.toLowerCase().includes("section/changes")');
+    await page.locator('h2', { hasText: `${released?.[1]} — ${released?.[2]}` }).first().waitFor({ state: 'visible' });
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });
