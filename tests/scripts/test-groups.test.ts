@@ -50,7 +50,7 @@ describe('the groups of tests/', () => {
   it('each run by an npm script of their own, a stage of npm test', () => {
     const groups = ['unit', ...Object.keys(slowGroups)];
     for (const group of groups) {
-      expect(scripts[`test:${group}`], `the script test:${group}`).toBe(`vitest run --project ${group}`);
+      expect(scripts[`test:${group}`], `the script test:${group}`).toBe(`node .ci/on-node.cjs vitest run --project ${group}`);
       expect(stageScripts, `npm test's stages`).toContain(`test:${group}`);
     }
   });
