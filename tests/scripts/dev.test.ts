@@ -33,7 +33,7 @@ const summaryOfListCustomers = async () => {
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'dev-'));
-  for (const path of ['openapi', 'contract-changes', 'contract-model', 'scripts', 'mock', 'console', 'client', 'generated', 'package.json', 'redocly.yaml', 'releases', '.spectral.yaml', 'spectral']) {
+  for (const path of ['openapi', 'contract-changes', 'contract-model', 'scripts', 'mock', 'console', 'client', 'generated', 'package.json', 'tsconfig.json', 'CHANGELOG.md', 'redocly.yaml', 'releases', '.spectral.yaml', 'spectral']) {
     await cp(join(root, path), join(project, path), { recursive: true });
   }
   await symlink(join(root, 'node_modules'), join(project, 'node_modules'));
