@@ -5,13 +5,13 @@
  *   foundations   store/ (persistence only), http/ (transport only), scheduling/, ids.ts
  *   core          auth/ (API keys), pagination/, leases/ (work taken under leases), then pipeline/ (the steps every request walks)
  *   features      customers/ companies/ documents/ reference/ formation/ webhooks/ idempotency/ journal/
- *                 faults/ rate-limit/ cors/ served-documents/ seed/
+ *                 faults/ rate-limit/ cors/ served-documents/ seed/ proxy/
  *
  * And the console's page (console/, a browser app): it reaches the mock only through its two APIs, so it imports
  * no module of the mock, nothing of Node, and of the contract model only what reads a document already loaded.
  *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts
  */
-const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|rate-limit|cors|served-documents|seed)';
+const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|rate-limit|cors|served-documents|seed|proxy)';
 
 module.exports = {
   forbidden: [

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
       docs: `${mock.url}/docs`,
       console: `${mock.url}/_mock/console`,
       webhookUrl: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
+      upstream: config.upstream?.url ?? null,
       formationTimeline: config.formationTimeline,
       validateResponses: config.validateResponses,
       // Since the process started: module loading included.

@@ -151,6 +151,7 @@ function EntryRow({ entry, open, onOpen }: { entry: JournalEntry; open: boolean;
         {entry.operationId ?? '—'}
         {entry.forced ? <span class="tag tag-forced">forced</span> : null}
         {entry.replayed ? <span class="tag">replayed</span> : null}
+        {entry.upstream ? <span class="tag">{entry.upstream.outcome === 'answered' ? `upstream ${entry.upstream.status ?? ''}` : `upstream ${entry.upstream.outcome}`}</span> : null}
         {entry.contractViolations ? <span class="tag tag-violation">broke the contract</span> : null}
         {entry.errorCode ? <span class="code">{entry.errorCode}</span> : null}
       </span>
@@ -194,9 +195,14 @@ function EntryDetail({ id, onClose }: { id: string; onClose: () => void }) {
             ) : null}
             {entry.replayed ? <span class="tag">idempotent replay</span> : null}
           </p>
+          {entry.upstream ? (
+            <p class="summary">
+              Forwarded to {entry.upstream.url}: {entry.upstream.outcome === 'answered' ? `answered ${entry.upstream.status ?? ''}` : entry.upstream.outcome} in {entry.upstream.durationMs.toFixed(1)} ms
+            </p>
+          ) : null}
           {entry.contractViolations ? (
             <div class="violations" role="alert">
-              <h3>The mock's answer broke the contract, and was replaced by this 500</h3>
+              <h3>{entry.upstream ? "The upstream's answer breaks the contract (passed through as it came)" : "The mock's answer broke the contract, and was replaced by this 500"}</h3>
               <ul>
                 {entry.contractViolations.map((violation) => (
                   <li>{violation}</li>

@@ -817,8 +817,38 @@ export interface components {
              */
             errorCode: string | null;
             /**
-             * @description Present only when the answer the mock made broke the contract (it was then replaced by a
-             *     `500 E_INTERNAL`): how, one message each, each cut to 1000 characters. At most 20 are kept; a 21st says how
+             * @description Present only when the mock is a proxy (`--upstream`): what the upstream did with the request it was
+             *     forwarded. `answered` with its status; `unreachable` (the proxy answered `502`) or `timeout` (`504`).
+             */
+            upstream?: {
+                /**
+                 * Format: uri
+                 * @description The upstream's base URL.
+                 * @example https://sandbox.api.partner-formation.example
+                 */
+                url: string;
+                /**
+                 * @description What came of the request.
+                 * @example answered
+                 * @enum {string}
+                 */
+                outcome: "answered" | "unreachable" | "timeout";
+                /**
+                 * Format: int32
+                 * @description The upstream's status, when it answered.
+                 * @example 200
+                 */
+                status?: number;
+                /**
+                 * @description From sending the request to the whole answer, in milliseconds.
+                 * @example 84.2
+                 */
+                durationMs: number;
+            };
+            /**
+             * @description Present only when the answer broke the contract: how, one message each, each cut to 1000 characters. The
+             *     mock's own answer is then replaced by a `500 E_INTERNAL`; an upstream's (the mock as a proxy) is passed
+             *     through, with the violations named in `x-mock-contract-violations`. At most 20 are kept; a 21st says how
              *     many more there were.
              * @example [
              *       "/payload/createdAt: must match format \"date-time\""

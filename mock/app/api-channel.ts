@@ -19,7 +19,8 @@ import { assignRequestId } from '../pipeline/assign-request-id.ts';
 import { dispatch } from '../pipeline/dispatch.ts';
 import { createAnswerFinaliser } from '../pipeline/finalise-answer.ts';
 import { gateSandboxOperations } from '../pipeline/gate-sandbox-operations.ts';
-import { composePipeline } from '../pipeline/pipeline.ts';
+import { composePipeline, type Step } from '../pipeline/pipeline.ts';
+import { forwardToUpstream } from '../proxy/forward-to-upstream.ts';
 import { createPrismEngine } from '../pipeline/prism-engine.ts';
 import { readBody } from '../pipeline/read-body.ts';
 import { routeRequest } from '../pipeline/route-request.ts';
@@ -38,7 +39,7 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
     enabled: (exchange) => services.settings.of(exchange.partner?.id).validateResponses,
     logger,
   });
-  const run = composePipeline([
+  const run = composePipeline(config.upstream ? proxySteps(config, logger, services, config.upstream) : [
     assignRequestId,
     allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
     limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
@@ -56,4 +57,28 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
     dispatch({ handlers: services.handlers, examples: services.unhandled.length > 0 ? createPrismEngine(contract) : undefined, baseUrl, logger }),
   ]);
   return { run, finalise, record: createExchangeRecorder({ logger, journal: services.journal }) };
+}
+
+/**
+ * The steps of an API request when the mock is a proxy (`--upstream`): routed, its key's form checked, its body
+ * read and checked against the contract as the mock would (a refusal is the mock's own 400, with the same field
+ * errors), forced answers and faults applied as ever, and then forwarded. Idempotency and the operations themselves
+ * are the upstream's. The published rate limit is kept here too: the proxy's own answers carry the rate-limit
+ * headers the contract requires of every answer, and a client over the limit learns it without the upstream.
+ */
+function proxySteps(config: MockConfig, logger: Logger, services: Services, upstream: NonNullable<MockConfig['upstream']>): Step[] {
+  const { contract, operations, keys } = services;
+  const compiler = createSchemaCompiler(contract);
+  return [
+    assignRequestId,
+    allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
+    limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
+    routeRequest(createRouter(operations)),
+    authenticate(keys),
+    readBody({ maxBytes: config.maxBodyBytes }),
+    forceAnswers(services.documentedAnswers),
+    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
+    injectFaults(services.faults, services.documentedAnswers),
+    forwardToUpstream({ ...upstream, logger }),
+  ];
 }

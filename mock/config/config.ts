@@ -16,6 +16,11 @@ export interface MockConfig {
   environment: Environment;
   /** The address clients reach the mock at, for absolute URLs (document downloads). Defaults to http://host:port. */
   publicUrl?: string;
+  /**
+   * A server speaking the contract (the real sandbox) that API requests are forwarded to (`--upstream`): the mock is
+   * then a proxy that checks both sides against the contract.
+   */
+  upstream?: { url: string; timeoutMs: number };
   /** Required on every admin route when set (`--admin-token`). */
   adminToken?: string;
   /** Where state is kept (`--store`). */
@@ -92,6 +97,8 @@ const options: Option[] = [
   { flag: 'seed', env: 'SEED_FILE', type: 'string', placeholder: 'FILE', help: 'customers and companies to load at start, through the API (see examples/seed.json)' },
   { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route: for a mock shared on a network (default: none)' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
+  { flag: 'upstream', env: 'UPSTREAM', type: 'string', placeholder: 'URL', help: 'forward every API request to this server (the real sandbox), with the caller\'s own key, and check the request and the answer against the contract: a proxy (default: none, the mock answers)' },
+  { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to answer before the proxy answers 504 (default 30s)' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },
@@ -179,6 +186,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   }
   const publicUrl = value('public-url');
   if (publicUrl !== undefined) url(publicUrl, 'public-url');
+  const upstreamUrl = value('upstream');
+  if (upstreamUrl !== undefined) url(upstreamUrl, 'upstream');
+  if (upstreamUrl === undefined && value('upstream-timeout') !== undefined) throw new ConfigError('--upstream-timeout needs --upstream');
   const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
   const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
   const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !wellFormedKey.test(key));
@@ -195,6 +205,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       host: value('host') ?? '127.0.0.1',
       environment,
       publicUrl: publicUrl?.replace(/\/+$/, ''),
+      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout') } }),
       store,
       adminToken: adminToken(value('admin-token')),
       seedFile: value('seed'),

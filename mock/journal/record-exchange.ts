@@ -31,6 +31,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       ...(exchange.forced ? { forced: exchange.forced } : {}),
       errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
       ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
+      ...(exchange.upstream ? { upstream: exchange.upstream } : {}),
       request: requestOf(exchange),
       response: aborted && !refused ? null : responseOf(exchange),
     };

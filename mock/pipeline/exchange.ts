@@ -7,6 +7,17 @@ import type { Answer, AnswerStream } from '../http/answer.ts';
 import type { TxBody } from '../store/store.ts';
 import type { ValidatedRequest } from './request-validator.ts';
 
+/** What the upstream did with a request the mock forwarded as a proxy (`--upstream`). */
+export interface UpstreamOutcome {
+  /** The upstream's base URL. */
+  url: string;
+  outcome: 'answered' | 'unreachable' | 'timeout';
+  /** Its status, when it answered. */
+  status?: number;
+  /** From sending the request to the whole answer, in milliseconds. */
+  durationMs: number;
+}
+
 /** What a step or a handler answers with: a payload to wrap in the envelope, bytes sent as they are, or a stream of events. */
 export type Reply =
   | { status: number; payload: unknown; headers?: Record<string, string> }
@@ -40,6 +51,8 @@ export interface Exchange {
   replayed?: boolean;
   /** Set when the answer is a documented one the request asked for (`Prefer`), instead of the operation's own. */
   forced?: { status: number; example: string };
+  /** Set when the mock is a proxy (`--upstream`): what the upstream did with the request. */
+  upstream?: UpstreamOutcome;
   /** `Idempotent-Replayed`, once the idempotency step took the key (`false`) or replays (`true`). */
   idempotentReplayed?: 'true' | 'false';
   contractViolations?: string[];

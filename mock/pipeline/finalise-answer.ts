@@ -4,6 +4,11 @@
  * (switchable at run time). A violation is a bug of the mock: it is logged with what broke, kept in the request
  * journal, and the answer becomes a 500, so that no client ever builds on a response the real service would not
  * send, and idempotency never stores it (a 5xx leaves the key free for the retry).
+ *
+ * An upstream's answer (the mock as a proxy, `--upstream`) is the exception: it is what the real server does, so it
+ * is passed through as it came, its violations logged, journaled and named in `x-mock-contract-violations`; its own
+ * headers are kept, and none is added but the request id when it has none. The proxy's own 502 and 504, when the
+ * upstream fails, are not the contract's to judge.
  */
 import type { Logger } from 'pino';
 import { deprecationHeaders } from '../../contract-model/deprecation.ts';
@@ -13,6 +18,10 @@ import type { Answer } from '../http/answer.ts';
 import type { Exchange } from './exchange.ts';
 import { respond } from './reply.ts';
 
+export const violationsHeader = 'x-mock-contract-violations';
+/** The header names the violations, cut to this length: the journal has them all. */
+const maxViolationsHeaderLength = 4000;
+
 export function createAnswerFinaliser(options: {
   validatorOf: (operationId: string) => ResponseValidator | undefined;
   /** Whether to check this exchange's answer (a partner may have switched checks off for its own requests). */
@@ -20,6 +29,10 @@ export function createAnswerFinaliser(options: {
   logger: Pick<Logger, 'error'>;
 }): (exchange: Exchange) => void {
   const complete = (exchange: Exchange, answer: Answer) => {
+    if (exchange.upstream) {
+      answer.finalHeaders = { 'x-request-id': exchange.requestId, ...answer.headers };
+      return;
+    }
     answer.finalHeaders = { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers };
     if (exchange.idempotentReplayed) answer.finalHeaders['idempotent-replayed'] = exchange.idempotentReplayed;
     const deprecation = exchange.operation?.deprecation;
@@ -30,11 +43,17 @@ export function createAnswerFinaliser(options: {
     if (!answer || answer.finalHeaders) return;
     complete(exchange, answer);
     const operation = exchange.operation;
-    if (!operation || !options.enabled(exchange)) return;
+    if (!operation || !options.enabled(exchange) || (exchange.upstream && exchange.upstream.outcome !== 'answered')) return;
     const finalHeaders = answer.finalHeaders as unknown as Record<string, string>;
     const problems = options.validatorOf(operation.operationId)?.({ status: answer.status, headers: finalHeaders, body: answer.body, json: answer.json }) ?? [];
     if (problems.length === 0) return;
     exchange.contractViolations = problems;
+    if (exchange.upstream) {
+      options.logger.error({ requestId: exchange.requestId, operationId: operation.operationId, status: answer.status, problems, upstream: exchange.upstream.url }, "the upstream's response breaks the contract");
+      const named = problems.join(' | ').replace(/[\x00-\x1F\x7F]/g, ' ');
+      finalHeaders[violationsHeader] = `${problems.length}: ${named.length <= maxViolationsHeaderLength ? named : `${named.slice(0, maxViolationsHeaderLength - 1)}…`}`;
+      return;
+    }
     options.logger.error({ requestId: exchange.requestId, operationId: operation.operationId, status: answer.status, problems }, 'response breaks the contract');
     exchange.idempotentReplayed = undefined;
     respond(exchange, new ApiError(500, 'E_INTERNAL', `The mock's answer broke the contract: ${problems.join('; ')}`));

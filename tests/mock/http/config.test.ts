@@ -43,6 +43,8 @@ const flags: { flag: string; env: string; value: string }[] = [
   { flag: 'host', env: 'HOST', value: '0.0.0.0' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', value: 'production' },
   { flag: 'public-url', env: 'PUBLIC_URL', value: 'https://mock.example.com' },
+  { flag: 'upstream', env: 'UPSTREAM', value: 'https://sandbox.example.com' },
+  { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', value: '5s' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', value: 'http://127.0.0.1:9999/hooks' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', value: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', value: '1s,2s' },
@@ -212,6 +214,9 @@ describe('parseConfig', () => {
     [['--request-timeout', 'forever'], '--request-timeout'],
     [['--keep-alive-timeout', '0'], '--keep-alive-timeout'],
     [['--headers-timeout', '20s', '--request-timeout', '10s'], '--headers-timeout'],
+    [['--upstream', 'sandbox.example.com'], '--upstream'],
+    [['--upstream-timeout', '5s'], '--upstream-timeout'],
+    [['--upstream', 'https://sandbox.example.com', '--upstream-timeout', '0'], '--upstream-timeout'],
     [['--nonsense'], 'nonsense'],
   ])('refuses %j with a ConfigError naming %s', (argv, name) => {
     expect(refusal(argv).message).toContain(name);

@@ -1,0 +1,116 @@
+/**
+ * The mock as a proxy (`--upstream`): a request is checked against the contract and forwarded with the caller's key;
+ * the upstream's answer comes back as it was, checked too, with what breaks the contract named in a header and in the
+ * journal; an upstream that cannot be reached or does not answer in time is the proxy's own 502 or 504, in the API's
+ * envelope.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
+import { journalOf } from '../support/journal-check.ts';
+import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe('a proxy to a server that keeps the contract (another mock)', () => {
+  let upstream: TestMock;
+  let proxy: TestMock;
+  beforeAll(async () => {
+    upstream = await startTestMock();
+    proxy = await startTestMock({ upstream: { url: upstream.url, timeoutMs: 5_000 } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await upstream?.close();
+  });
+
+  it('forwards with the caller’s key and answers what came back: the state lives upstream', async () => {
+    const body = customerBody();
+    const created = await proxy.call('/v1/partner/customers', { body, idempotencyKey: newIdempotencyKey(), headers: { 'x-request-id': 'req-through-proxy' } });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('x-request-id')).toBe('req-through-proxy');
+    expect(created.headers.get('x-mock-contract-violations')).toBeNull();
+    const upstreamSees = await upstream.call(`/v1/partner/customers/${created.json.payload.serviceCustomerId as string}`);
+    expect(upstreamSees.json.payload.email).toBe(body.email);
+    const [entry] = (await journalOf(proxy)).filter((found) => found.requestId === 'req-through-proxy');
+    expect(entry?.upstream).toEqual({ url: upstream.url, outcome: 'answered', status: 200, durationMs: expect.any(Number) });
+    expect(entry?.contractViolations).toBeUndefined();
+  });
+
+  it('refuses a request the contract refuses, as the mock would, without forwarding it', async () => {
+    const refused = await proxy.call('/v1/partner/customers', { body: { ...customerBody(), email: 'not an email' }, idempotencyKey: newIdempotencyKey(), headers: { 'x-request-id': 'req-refused-by-proxy' } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe('E_VALIDATION_FAILED');
+    expect(refused.json.error.details).toEqual([expect.objectContaining({ field: '/email' })]);
+    expect((await journalOf(upstream)).map((entry) => entry.requestId)).not.toContain('req-refused-by-proxy');
+  });
+});
+
+describe('a proxy to a server that breaks the contract', () => {
+  let wrong: { server: Server; url: string };
+  let proxy: TestMock;
+  beforeAll(async () => {
+    wrong = await listen((request, response) => {
+      // A page without its required `nextCursor`, and a customer without `email`; all else as the contract says.
+      const body = JSON.stringify({ payload: { data: [{ serviceCustomerId: 'cus_0d5ZkH1mVwq8P3xR7tYc2N4b', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR', phoneNumber: null, createdAt: '2026-11-22T10:15:30Z', created: true, companies: [] }], hasMore: false }, error: {} });
+      const rateLimit = { 'ratelimit-limit': '25', 'ratelimit-remaining': '24', 'ratelimit-reset': '1', 'ratelimit-policy': '25;w=1;burst=50' };
+      response.writeHead(200, { ...rateLimit, 'content-type': 'application/json', 'x-request-id': String(request.headers['x-request-id']) });
+      response.end(body);
+    });
+    proxy = await startTestMock({ upstream: { url: wrong.url, timeoutMs: 5_000 } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    wrong?.server.close();
+  });
+
+  it('passes the answer through as it came, naming each violation in a header and in the journal', async () => {
+    const answer = await proxy.call('/v1/partner/customers', { headers: { 'x-request-id': 'req-wrong-upstream' } });
+    expect(answer.status).toBe(200);
+    expect(answer.json.payload.data[0].firstName).toBe('Ada');
+    const named = answer.headers.get('x-mock-contract-violations') ?? '';
+    expect(named).toMatch(/^2: /);
+    expect(named).toContain("body/payload: must have required property 'nextCursor'");
+    expect(named).toContain("body/payload/data/0: must have required property 'email'");
+    const [entry] = (await journalOf(proxy)).filter((found) => found.requestId === 'req-wrong-upstream');
+    expect(entry?.status).toBe(200);
+    expect(entry?.contractViolations).toHaveLength(2);
+    expect(entry?.contractViolations).toEqual(named.slice(3).split(' | '));
+  });
+});
+
+describe('a proxy whose upstream fails', () => {
+  it('answers 502 in the envelope when the upstream cannot be reached', async () => {
+    const gone = await listen(() => undefined);
+    gone.server.close();
+    const proxy = await startTestMock({ upstream: { url: gone.url, timeoutMs: 5_000 } });
+    try {
+      const answer = await proxy.call('/v1/partner/customers');
+      expect(answer.status).toBe(502);
+      expect(answer.json.error).toMatchObject({ code: 'E_SERVICE_UNAVAILABLE', message: expect.stringContaining('could not be reached') });
+      const [entry] = (await journalOf(proxy)).filter((found) => found.requestId === answer.headers.get('x-request-id'));
+      expect(entry?.upstream).toMatchObject({ outcome: 'unreachable' });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('answers 504 in the envelope when the upstream does not answer in time, instead of hanging', async () => {
+    const hung = await listen(() => undefined);
+    const proxy = await startTestMock({ upstream: { url: hung.url, timeoutMs: 300 } });
+    try {
+      const answer = await proxy.call('/v1/partner/customers');
+      expect(answer.status).toBe(504);
+      expect(answer.json.error).toMatchObject({ code: 'E_SERVICE_UNAVAILABLE', message: expect.stringContaining('did not answer within 300 ms') });
+    } finally {
+      await proxy.close();
+      hung.server.closeAllConnections();
+      hung.server.close();
+    }
+  });
+});
