@@ -844,6 +844,14 @@ export interface components {
                  * @example 84.2
                  */
                 durationMs: number;
+                /**
+                 * @description Present and `true` when the mock answered instead (`--upstream-fallback`): the upstream lacked the
+                 *     operation (`404` without the contract's `E_NOT_FOUND`, or `501`) or failed. The answer says so in
+                 *     `x-mock-fallback`.
+                 * @example true
+                 * @constant
+                 */
+                fallback?: true;
             };
             /**
              * @description Present only when the answer broke the contract: how, one message each, each cut to 1000 characters. The

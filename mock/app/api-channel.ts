@@ -39,7 +39,11 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
     enabled: (exchange) => services.settings.of(exchange.partner?.id).validateResponses,
     logger,
   });
-  const run = composePipeline(config.upstream ? proxySteps(config, logger, services, config.upstream) : [
+  const run = composePipeline(config.upstream ? proxySteps(config, logger, services, config.upstream, [
+    // Where the upstream lacks the operation or fails, and --upstream-fallback is on: the mock answers itself.
+    enforceIdempotency({ store, records: services.idempotency, finalise, logger }),
+    dispatch({ handlers: services.handlers, baseUrl, logger }),
+  ]) : [
     assignRequestId,
     allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
     limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
@@ -66,7 +70,7 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
  * are the upstream's. The published rate limit is kept here too: the proxy's own answers carry the rate-limit
  * headers the contract requires of every answer, and a client over the limit learns it without the upstream.
  */
-function proxySteps(config: MockConfig, logger: Logger, services: Services, upstream: NonNullable<MockConfig['upstream']>): Step[] {
+function proxySteps(config: MockConfig, logger: Logger, services: Services, upstream: NonNullable<MockConfig['upstream']>, fallback: Step[]): Step[] {
   const { contract, operations, keys } = services;
   const compiler = createSchemaCompiler(contract);
   return [
@@ -80,5 +84,6 @@ function proxySteps(config: MockConfig, logger: Logger, services: Services, upst
     validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
     injectFaults(services.faults, services.documentedAnswers),
     forwardToUpstream({ ...upstream, logger }),
+    ...(upstream.fallback ? fallback : []),
   ];
 }

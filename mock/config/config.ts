@@ -20,7 +20,7 @@ export interface MockConfig {
    * A server speaking the contract (the real sandbox) that API requests are forwarded to (`--upstream`): the mock is
    * then a proxy that checks both sides against the contract.
    */
-  upstream?: { url: string; timeoutMs: number };
+  upstream?: { url: string; timeoutMs: number; fallback: boolean };
   /** Required on every admin route when set (`--admin-token`). */
   adminToken?: string;
   /** Where state is kept (`--store`). */
@@ -98,6 +98,7 @@ const options: Option[] = [
   { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route: for a mock shared on a network (default: none)' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
   { flag: 'upstream', env: 'UPSTREAM', type: 'string', placeholder: 'URL', help: 'forward every API request to this server (the real sandbox), with the caller\'s own key, and check the request and the answer against the contract: a proxy (default: none, the mock answers)' },
+  { flag: 'upstream-fallback', env: 'UPSTREAM_FALLBACK', type: 'string', placeholder: 'on|off', help: 'answer from the mock itself where the upstream lacks an operation (404 without the contract\'s E_NOT_FOUND, 501) or fails (unreachable, too slow), marked x-mock-fallback (default off)' },
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to answer before the proxy answers 504 (default 30s)' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
@@ -188,7 +189,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   if (publicUrl !== undefined) url(publicUrl, 'public-url');
   const upstreamUrl = value('upstream');
   if (upstreamUrl !== undefined) url(upstreamUrl, 'upstream');
-  if (upstreamUrl === undefined && value('upstream-timeout') !== undefined) throw new ConfigError('--upstream-timeout needs --upstream');
+  for (const flag of ['upstream-timeout', 'upstream-fallback']) if (upstreamUrl === undefined && value(flag) !== undefined) throw new ConfigError(`--${flag} needs --upstream`);
   const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
   const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
   const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !wellFormedKey.test(key));
@@ -205,7 +206,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       host: value('host') ?? '127.0.0.1',
       environment,
       publicUrl: publicUrl?.replace(/\/+$/, ''),
-      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout') } }),
+      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout'), fallback: onOff(value('upstream-fallback') ?? 'off', 'upstream-fallback') } }),
       store,
       adminToken: adminToken(value('admin-token')),
       seedFile: value('seed'),

@@ -16,6 +16,18 @@ export interface UpstreamOutcome {
   status?: number;
   /** From sending the request to the whole answer, in milliseconds. */
   durationMs: number;
+  /** Set when the mock answered instead (`--upstream-fallback`): the upstream lacked the operation or failed. */
+  fallback?: boolean;
+}
+
+/** Whether the answer is an upstream's, passed through as it came (not the mock's, nor the proxy's own 502/504). */
+export function answeredByUpstream(exchange: Pick<Exchange, 'upstream'>): boolean {
+  return exchange.upstream?.outcome === 'answered' && exchange.upstream.fallback !== true;
+}
+
+/** Whether the answer is the proxy's own 502 or 504: the upstream failed, and the mock did not answer instead. */
+export function upstreamFailed(exchange: Pick<Exchange, 'upstream'>): boolean {
+  return exchange.upstream !== undefined && exchange.upstream.outcome !== 'answered' && exchange.upstream.fallback !== true;
 }
 
 /** What a step or a handler answers with: a payload to wrap in the envelope, bytes sent as they are, or a stream of events. */

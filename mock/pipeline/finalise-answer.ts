@@ -15,10 +15,12 @@ import { deprecationHeaders } from '../../contract-model/deprecation.ts';
 import type { ResponseValidator } from '../../contract-model/response-validator.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Answer } from '../http/answer.ts';
-import type { Exchange } from './exchange.ts';
+import { answeredByUpstream, upstreamFailed, type Exchange } from './exchange.ts';
 import { respond } from './reply.ts';
 
 export const violationsHeader = 'x-mock-contract-violations';
+/** On an answer the mock made because the upstream could not (`--upstream-fallback`): why. */
+export const fallbackHeader = 'x-mock-fallback';
 /** The header names the violations, cut to this length: the journal has them all. */
 const maxViolationsHeaderLength = 4000;
 
@@ -29,7 +31,7 @@ export function createAnswerFinaliser(options: {
   logger: Pick<Logger, 'error'>;
 }): (exchange: Exchange) => void {
   const complete = (exchange: Exchange, answer: Answer) => {
-    if (exchange.upstream) {
+    if (answeredByUpstream(exchange)) {
       answer.finalHeaders = { 'x-request-id': exchange.requestId, ...answer.headers };
       return;
     }
@@ -42,13 +44,15 @@ export function createAnswerFinaliser(options: {
     const answer = exchange.response;
     if (!answer || answer.finalHeaders) return;
     complete(exchange, answer);
-    const operation = exchange.operation;
-    if (!operation || !options.enabled(exchange) || (exchange.upstream && exchange.upstream.outcome !== 'answered')) return;
+    // Set by complete (TypeScript keeps the narrowing from before the call).
     const finalHeaders = answer.finalHeaders as unknown as Record<string, string>;
+    if (exchange.upstream?.fallback) finalHeaders[fallbackHeader] = exchange.upstream.outcome === 'answered' ? `upstream answered ${exchange.upstream.status ?? ''}`.trim() : `upstream ${exchange.upstream.outcome}`;
+    const operation = exchange.operation;
+    if (!operation || !options.enabled(exchange) || upstreamFailed(exchange)) return;
     const problems = options.validatorOf(operation.operationId)?.({ status: answer.status, headers: finalHeaders, body: answer.body, json: answer.json }) ?? [];
     if (problems.length === 0) return;
     exchange.contractViolations = problems;
-    if (exchange.upstream) {
+    if (answeredByUpstream(exchange) && exchange.upstream) {
       options.logger.error({ requestId: exchange.requestId, operationId: operation.operationId, status: answer.status, problems, upstream: exchange.upstream.url }, "the upstream's response breaks the contract");
       const named = problems.join(' | ').replace(/[\x00-\x1F\x7F]/g, ' ');
       finalHeaders[violationsHeader] = `${problems.length}: ${named.length <= maxViolationsHeaderLength ? named : `${named.slice(0, maxViolationsHeaderLength - 1)}…`}`;

@@ -19,8 +19,8 @@ const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'trans
 /** What the mock answers for itself, not the upstream's: a forced answer's preference is the mock's. */
 const ours = new Set(['prefer', 'x-mock-admin-token', 'cookie']);
 
-export function forwardToUpstream(options: { url: string; timeoutMs: number; logger: Pick<Logger, 'warn'> }): Step {
-  return async (exchange) => {
+export function forwardToUpstream(options: { url: string; timeoutMs: number; fallback: boolean; logger: Pick<Logger, 'warn'> }): Step {
+  return async (exchange, next) => {
     const target = `${options.url}${exchange.request.url ?? '/'}`;
     const started = performance.now();
     const outcome = (kind: UpstreamOutcome['outcome'], status?: number): UpstreamOutcome => ({ url: options.url, outcome: kind, ...(status === undefined ? {} : { status }), durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
@@ -37,11 +37,21 @@ export function forwardToUpstream(options: { url: string; timeoutMs: number; log
       response.headers.forEach((value, name) => {
         if (!hopByHop.has(name) && name !== 'content-encoding') headers[name] = value;
       });
-      exchange.response = { status: response.status, headers, body, ...jsonOf(headers['content-type'], body) };
+      const answer = { status: response.status, headers, body, ...jsonOf(headers['content-type'], body) };
       exchange.upstream = outcome('answered', response.status);
+      if (options.fallback && lacksOperation(answer)) {
+        // The steps after this one answer from the mock's own state.
+        exchange.upstream.fallback = true;
+        return next();
+      }
+      exchange.response = answer;
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
       exchange.upstream = outcome(timedOut ? 'timeout' : 'unreachable');
+      if (options.fallback) {
+        exchange.upstream.fallback = true;
+        return next();
+      }
       const reason = timedOut ? `did not answer within ${options.timeoutMs} ms` : `could not be reached (${causeOf(error)})`;
       options.logger.warn({ requestId: exchange.requestId, upstream: options.url, reason }, 'upstream failed');
       respond(exchange, new ApiError(timedOut ? 504 : 502, 'E_SERVICE_UNAVAILABLE', `The upstream ${options.url} ${reason}; retry later.`));
@@ -61,6 +71,15 @@ function forwardedHeaders(exchange: Exchange): Headers {
   // Bytes that can be checked: fetch would otherwise ask for a compressed answer and hand it back decoded.
   headers.set('accept-encoding', 'identity');
   return headers;
+}
+
+/**
+ * Whether an upstream's answer says it has no such operation, rather than no such resource: `501`, or a `404` that is
+ * not the contract's `E_NOT_FOUND` (a half-built server's own page for a route it does not have).
+ */
+function lacksOperation(answer: { status: number; json?: unknown }): boolean {
+  if (answer.status === 501) return true;
+  return answer.status === 404 && (answer.json as { error?: { code?: unknown } } | undefined)?.error?.code !== 'E_NOT_FOUND';
 }
 
 function jsonOf(contentType: string | undefined, body: Uint8Array): { json?: unknown } {

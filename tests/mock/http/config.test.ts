@@ -45,6 +45,7 @@ const flags: { flag: string; env: string; value: string }[] = [
   { flag: 'public-url', env: 'PUBLIC_URL', value: 'https://mock.example.com' },
   { flag: 'upstream', env: 'UPSTREAM', value: 'https://sandbox.example.com' },
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', value: '5s' },
+  { flag: 'upstream-fallback', env: 'UPSTREAM_FALLBACK', value: 'on' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', value: 'http://127.0.0.1:9999/hooks' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', value: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', value: '1s,2s' },
@@ -216,6 +217,8 @@ describe('parseConfig', () => {
     [['--headers-timeout', '20s', '--request-timeout', '10s'], '--headers-timeout'],
     [['--upstream', 'sandbox.example.com'], '--upstream'],
     [['--upstream-timeout', '5s'], '--upstream-timeout'],
+    [['--upstream-fallback', 'on'], '--upstream-fallback'],
+    [['--upstream', 'https://sandbox.example.com', '--upstream-fallback', 'maybe'], '--upstream-fallback'],
     [['--upstream', 'https://sandbox.example.com', '--upstream-timeout', '0'], '--upstream-timeout'],
     [['--nonsense'], 'nonsense'],
   ])('refuses %j with a ConfigError naming %s', (argv, name) => {

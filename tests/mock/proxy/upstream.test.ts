@@ -4,7 +4,7 @@
  * journal; an upstream that cannot be reached or does not answer in time is the proxy's own 502 or 504, in the API's
  * envelope.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
@@ -22,7 +22,7 @@ describe('a proxy to a server that keeps the contract (another mock)', () => {
   let proxy: TestMock;
   beforeAll(async () => {
     upstream = await startTestMock();
-    proxy = await startTestMock({ upstream: { url: upstream.url, timeoutMs: 5_000 } });
+    proxy = await startTestMock({ upstream: { url: upstream.url, timeoutMs: 5_000, fallback: false } });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -62,7 +62,7 @@ describe('a proxy to a server that breaks the contract', () => {
       response.writeHead(200, { ...rateLimit, 'content-type': 'application/json', 'x-request-id': String(request.headers['x-request-id']) });
       response.end(body);
     });
-    proxy = await startTestMock({ upstream: { url: wrong.url, timeoutMs: 5_000 } });
+    proxy = await startTestMock({ upstream: { url: wrong.url, timeoutMs: 5_000, fallback: false } });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -88,7 +88,7 @@ describe('a proxy whose upstream fails', () => {
   it('answers 502 in the envelope when the upstream cannot be reached', async () => {
     const gone = await listen(() => undefined);
     gone.server.close();
-    const proxy = await startTestMock({ upstream: { url: gone.url, timeoutMs: 5_000 } });
+    const proxy = await startTestMock({ upstream: { url: gone.url, timeoutMs: 5_000, fallback: false } });
     try {
       const answer = await proxy.call('/v1/partner/customers');
       expect(answer.status).toBe(502);
@@ -102,7 +102,7 @@ describe('a proxy whose upstream fails', () => {
 
   it('answers 504 in the envelope when the upstream does not answer in time, instead of hanging', async () => {
     const hung = await listen(() => undefined);
-    const proxy = await startTestMock({ upstream: { url: hung.url, timeoutMs: 300 } });
+    const proxy = await startTestMock({ upstream: { url: hung.url, timeoutMs: 300, fallback: false } });
     try {
       const answer = await proxy.call('/v1/partner/customers');
       expect(answer.status).toBe(504);
@@ -114,3 +114,67 @@ describe('a proxy whose upstream fails', () => {
     }
   });
 });
+
+describe('a proxy with --upstream-fallback, in front of a half-built upstream', () => {
+  let upstream: TestMock;
+  let halfBuilt: { server: Server; url: string };
+  let proxy: TestMock;
+  beforeAll(async () => {
+    upstream = await startTestMock();
+    // Has the customers' routes (those of a real mock behind it), and nothing else: its own plain 404.
+    halfBuilt = await listen((request, response) => {
+      if (!request.url?.startsWith('/v1/partner/customers')) {
+        response.writeHead(404, { 'content-type': 'text/plain' });
+        return void response.end('Not Found');
+      }
+      const forwarded = createConnection(upstream, request, response);
+      request.pipe(forwarded);
+    });
+    proxy = await startTestMock({ upstream: { url: halfBuilt.url, timeoutMs: 5_000, fallback: true } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    halfBuilt?.server.close();
+    await upstream?.close();
+  });
+
+  it('answers from the mock where the upstream lacks the operation, and says so', async () => {
+    const answer = await proxy.call('/v1/partner/reference/countries', { headers: { 'x-request-id': 'req-fallback' } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-mock-fallback')).toBe('upstream answered 404');
+    expect(answer.json.payload.data.length).toBeGreaterThan(0);
+    const [entry] = (await journalOf(proxy)).filter((found) => found.requestId === 'req-fallback');
+    expect(entry?.upstream).toMatchObject({ outcome: 'answered', status: 404, fallback: true });
+  });
+
+  it("passes through the upstream's own 404 for a resource it does not have", async () => {
+    const answer = await proxy.call('/v1/partner/customers/cus_0d5ZkH1mVwq8P3xR7tYc2N4b');
+    expect(answer.status).toBe(404);
+    expect(answer.json.error.code).toBe('E_NOT_FOUND');
+    expect(answer.headers.get('x-mock-fallback')).toBeNull();
+  });
+
+  it('answers from the mock when the upstream is gone', async () => {
+    const gone = await listen(() => undefined);
+    gone.server.close();
+    const alone = await startTestMock({ upstream: { url: gone.url, timeoutMs: 5_000, fallback: true } });
+    try {
+      const created = await alone.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() });
+      expect(created.status).toBe(200);
+      expect(created.headers.get('x-mock-fallback')).toBe('upstream unreachable');
+      expect(created.headers.get('idempotent-replayed')).toBe('false');
+    } finally {
+      await alone.close();
+    }
+  });
+});
+
+/** Forwards one request to a mock, as a thin reverse proxy would. */
+function createConnection(target: TestMock, request: IncomingMessage, response: ServerResponse) {
+  const { port } = new URL(target.url);
+  return httpRequest({ host: '127.0.0.1', port, path: request.url, method: request.method, headers: request.headers }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(response);
+  });
+}
+
