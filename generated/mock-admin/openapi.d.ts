@@ -854,6 +854,16 @@ export interface components {
                 fallback?: true;
             };
             /**
+             * @description Present only when the mock is a proxy that forwards what the contract refuses (`--upstream-requests
+             *     forward`) and this request broke it: how, one message each (where, the field's JSON Pointer, what), each
+             *     cut to 1000 characters; at most 20, a 21st saying how many more. The answer names them in
+             *     `x-mock-request-violations`.
+             * @example [
+             *       "body /email: must match format \"email\""
+             *     ]
+             */
+            requestViolations?: string[];
+            /**
              * @description Present only when the answer broke the contract: how, one message each, each cut to 1000 characters. The
              *     mock's own answer is then replaced by a `500 E_INTERNAL`; an upstream's (the mock as a proxy) is passed
              *     through, with the violations named in `x-mock-contract-violations`. At most 20 are kept; a 21st says how

@@ -40,8 +40,10 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
     logger,
   });
   const run = composePipeline(config.upstream ? proxySteps(config, logger, services, config.upstream, [
-    // Where the upstream lacks the operation or fails, and --upstream-fallback is on: the mock answers itself.
+    // Where the upstream lacks the operation or fails, and --upstream-fallback is on: the mock answers itself, and
+    // refuses what the contract refuses even when the proxy forwards it (--upstream-requests forward).
     enforceIdempotency({ store, records: services.idempotency, finalise, logger }),
+    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
     dispatch({ handlers: services.handlers, baseUrl, logger }),
   ]) : [
     assignRequestId,
@@ -81,7 +83,7 @@ function proxySteps(config: MockConfig, logger: Logger, services: Services, upst
     authenticate(keys),
     readBody({ maxBytes: config.maxBodyBytes }),
     forceAnswers(services.documentedAnswers),
-    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
+    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler)), { onViolation: upstream.requests === 'forward' ? 'note' : 'refuse' }),
     injectFaults(services.faults, services.documentedAnswers),
     forwardToUpstream({ ...upstream, logger }),
     ...(upstream.fallback ? fallback : []),

@@ -20,7 +20,7 @@ export interface MockConfig {
    * A server speaking the contract (the real sandbox) that API requests are forwarded to (`--upstream`): the mock is
    * then a proxy that checks both sides against the contract.
    */
-  upstream?: { url: string; timeoutMs: number; fallback: boolean };
+  upstream?: { url: string; timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward' };
   /** Required on every admin route when set (`--admin-token`). */
   adminToken?: string;
   /** Where state is kept (`--store`). */
@@ -99,6 +99,7 @@ const options: Option[] = [
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
   { flag: 'upstream', env: 'UPSTREAM', type: 'string', placeholder: 'URL', help: 'forward every API request to this server (the real sandbox), with the caller\'s own key, and check the request and the answer against the contract: a proxy (default: none, the mock answers)' },
   { flag: 'upstream-fallback', env: 'UPSTREAM_FALLBACK', type: 'string', placeholder: 'on|off', help: 'answer from the mock itself where the upstream lacks an operation (404 without the contract\'s E_NOT_FOUND, 501) or fails (unreachable, too slow), marked x-mock-fallback (default off)' },
+  { flag: 'upstream-requests', env: 'UPSTREAM_REQUESTS', type: 'string', placeholder: 'refuse|forward', help: 'what the proxy does with a request the contract refuses: answer 400 as the mock would, or forward it with its violations noted, in x-mock-request-violations and the journal (default refuse)' },
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to answer before the proxy answers 504 (default 30s)' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
@@ -189,7 +190,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   if (publicUrl !== undefined) url(publicUrl, 'public-url');
   const upstreamUrl = value('upstream');
   if (upstreamUrl !== undefined) url(upstreamUrl, 'upstream');
-  for (const flag of ['upstream-timeout', 'upstream-fallback']) if (upstreamUrl === undefined && value(flag) !== undefined) throw new ConfigError(`--${flag} needs --upstream`);
+  for (const flag of ['upstream-timeout', 'upstream-fallback', 'upstream-requests']) if (upstreamUrl === undefined && value(flag) !== undefined) throw new ConfigError(`--${flag} needs --upstream`);
   const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
   const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
   const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !wellFormedKey.test(key));
@@ -206,7 +207,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       host: value('host') ?? '127.0.0.1',
       environment,
       publicUrl: publicUrl?.replace(/\/+$/, ''),
-      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout'), fallback: onOff(value('upstream-fallback') ?? 'off', 'upstream-fallback') } }),
+      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout'), fallback: onOff(value('upstream-fallback') ?? 'off', 'upstream-fallback'), requests: oneOf(value('upstream-requests') ?? 'refuse', 'upstream-requests', ['refuse', 'forward'] as const) } }),
       store,
       adminToken: adminToken(value('admin-token')),
       seedFile: value('seed'),

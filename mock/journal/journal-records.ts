@@ -26,6 +26,8 @@ export interface RequestRecord {
   forced?: { status: number; example: string };
   errorCode: string | null;
   contractViolations?: string[];
+  /** How the request broke the contract, when a proxy forwarded it anyway. */
+  requestViolations?: string[];
   /** When the mock is a proxy: what the upstream did with the request. */
   upstream?: { url: string; outcome: 'answered' | 'unreachable' | 'timeout'; status?: number; durationMs: number };
   /** What was sent and answered (captured-message.ts); absent from entries journaled before the mock kept them. */

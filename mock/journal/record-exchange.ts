@@ -32,6 +32,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
       ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
       ...(exchange.upstream ? { upstream: exchange.upstream } : {}),
+      ...(exchange.requestViolations ? { requestViolations: exchange.requestViolations } : {}),
       request: requestOf(exchange),
       response: aborted && !refused ? null : responseOf(exchange),
     };

@@ -128,19 +128,20 @@ function cut(text: string, length: number): string {
 }
 
 function bounded(record: RequestRecord): RequestRecord {
-  if (record.path.length <= maxJournalPathLength && record.requestId.length <= maxRequestIdLength && record.contractViolations === undefined) return record;
-  const violations = record.contractViolations;
+  if (record.path.length <= maxJournalPathLength && record.requestId.length <= maxRequestIdLength && record.contractViolations === undefined && record.requestViolations === undefined) return record;
   return {
     ...record,
     path: cut(record.path, maxJournalPathLength),
     requestId: cut(record.requestId, maxRequestIdLength),
-    ...(violations === undefined
-      ? {}
-      : {
-          contractViolations: [
-            ...violations.slice(0, maxViolations).map((violation) => cut(violation, maxViolationLength)),
-            ...(violations.length > maxViolations ? [`… and ${violations.length - maxViolations} more`] : []),
-          ],
-        }),
+    ...(record.contractViolations === undefined ? {} : { contractViolations: boundedViolations(record.contractViolations) }),
+    ...(record.requestViolations === undefined ? {} : { requestViolations: boundedViolations(record.requestViolations) }),
   };
+}
+
+/** At most `maxViolations`, each cut, and one saying how many more there were. */
+function boundedViolations(violations: readonly string[]): string[] {
+  return [
+    ...violations.slice(0, maxViolations).map((violation) => cut(violation, maxViolationLength)),
+    ...(violations.length > maxViolations ? [`… and ${violations.length - maxViolations} more`] : []),
+  ];
 }

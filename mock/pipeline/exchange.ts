@@ -68,6 +68,8 @@ export interface Exchange {
   /** `Idempotent-Replayed`, once the idempotency step took the key (`false`) or replays (`true`). */
   idempotentReplayed?: 'true' | 'false';
   contractViolations?: string[];
+  /** How the request broke the contract, when a proxy forwarded it anyway (`--upstream-requests forward`). */
+  requestViolations?: string[];
 }
 
 const noBody: Body = Object.freeze({ kind: 'none' });

@@ -21,8 +21,16 @@ import { respond } from './reply.ts';
 export const violationsHeader = 'x-mock-contract-violations';
 /** On an answer the mock made because the upstream could not (`--upstream-fallback`): why. */
 export const fallbackHeader = 'x-mock-fallback';
+/** On an upstream's answer to a request the proxy forwarded although it broke the contract: how it did. */
+export const requestViolationsHeader = 'x-mock-request-violations';
 /** The header names the violations, cut to this length: the journal has them all. */
 const maxViolationsHeaderLength = 4000;
+
+/** Violations as a header names them: how many, then each, on one line. */
+function named(violations: readonly string[]): string {
+  const all = violations.join(' | ').replace(/[\x00-\x1F\x7F]/g, ' ');
+  return `${violations.length}: ${all.length <= maxViolationsHeaderLength ? all : `${all.slice(0, maxViolationsHeaderLength - 1)}…`}`;
+}
 
 export function createAnswerFinaliser(options: {
   validatorOf: (operationId: string) => ResponseValidator | undefined;
@@ -33,6 +41,7 @@ export function createAnswerFinaliser(options: {
   const complete = (exchange: Exchange, answer: Answer) => {
     if (answeredByUpstream(exchange)) {
       answer.finalHeaders = { 'x-request-id': exchange.requestId, ...answer.headers };
+      if (exchange.requestViolations) answer.finalHeaders[requestViolationsHeader] = named(exchange.requestViolations);
       return;
     }
     answer.finalHeaders = { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers };
@@ -54,8 +63,7 @@ export function createAnswerFinaliser(options: {
     exchange.contractViolations = problems;
     if (answeredByUpstream(exchange) && exchange.upstream) {
       options.logger.error({ requestId: exchange.requestId, operationId: operation.operationId, status: answer.status, problems, upstream: exchange.upstream.url }, "the upstream's response breaks the contract");
-      const named = problems.join(' | ').replace(/[\x00-\x1F\x7F]/g, ' ');
-      finalHeaders[violationsHeader] = `${problems.length}: ${named.length <= maxViolationsHeaderLength ? named : `${named.slice(0, maxViolationsHeaderLength - 1)}…`}`;
+      finalHeaders[violationsHeader] = named(problems);
       return;
     }
     options.logger.error({ requestId: exchange.requestId, operationId: operation.operationId, status: answer.status, problems }, 'response breaks the contract');

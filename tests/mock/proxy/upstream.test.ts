@@ -11,6 +11,11 @@ import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { journalOf } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 
+/** The proxy's settings for an upstream: as `--upstream URL` gives them, with these overridden. */
+function upstreamOf(url: string, overrides: Partial<{ timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward' }> = {}) {
+  return { url, timeoutMs: 5_000, fallback: false, requests: 'refuse' as const, ...overrides };
+}
+
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -22,7 +27,7 @@ describe('a proxy to a server that keeps the contract (another mock)', () => {
   let proxy: TestMock;
   beforeAll(async () => {
     upstream = await startTestMock();
-    proxy = await startTestMock({ upstream: { url: upstream.url, timeoutMs: 5_000, fallback: false } });
+    proxy = await startTestMock({ upstream: upstreamOf(upstream.url, { timeoutMs: 5_000, fallback: false }) });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -40,6 +45,22 @@ describe('a proxy to a server that keeps the contract (another mock)', () => {
     const [entry] = (await journalOf(proxy)).filter((found) => found.requestId === 'req-through-proxy');
     expect(entry?.upstream).toEqual({ url: upstream.url, outcome: 'answered', status: 200, durationMs: expect.any(Number) });
     expect(entry?.contractViolations).toBeUndefined();
+  });
+
+  it('forwards a request the contract refuses when told to, naming its violations on the answer and in the journal', async () => {
+    const forwarding = await startTestMock({ upstream: upstreamOf(upstream.url, { requests: 'forward' }) });
+    try {
+      const answer = await forwarding.call('/v1/partner/customers', { body: { ...customerBody(), email: 'not an email' }, idempotencyKey: newIdempotencyKey(), headers: { 'x-request-id': 'req-forwarded-anyway' } });
+      // The upstream's own refusal, passed through.
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('x-mock-request-violations')).toMatch(/^1: body \/email: /);
+      expect((await journalOf(upstream)).map((entry) => entry.requestId)).toContain('req-forwarded-anyway');
+      const [entry] = (await journalOf(forwarding)).filter((found) => found.requestId === 'req-forwarded-anyway');
+      expect(entry?.requestViolations).toEqual([expect.stringMatching(/^body \/email: /)]);
+      expect(entry?.upstream).toMatchObject({ outcome: 'answered', status: 400 });
+    } finally {
+      await forwarding.close();
+    }
   });
 
   it('refuses a request the contract refuses, as the mock would, without forwarding it', async () => {
@@ -62,7 +83,7 @@ describe('a proxy to a server that breaks the contract', () => {
       response.writeHead(200, { ...rateLimit, 'content-type': 'application/json', 'x-request-id': String(request.headers['x-request-id']) });
       response.end(body);
     });
-    proxy = await startTestMock({ upstream: { url: wrong.url, timeoutMs: 5_000, fallback: false } });
+    proxy = await startTestMock({ upstream: upstreamOf(wrong.url, { timeoutMs: 5_000, fallback: false }) });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -88,7 +109,7 @@ describe('a proxy whose upstream fails', () => {
   it('answers 502 in the envelope when the upstream cannot be reached', async () => {
     const gone = await listen(() => undefined);
     gone.server.close();
-    const proxy = await startTestMock({ upstream: { url: gone.url, timeoutMs: 5_000, fallback: false } });
+    const proxy = await startTestMock({ upstream: upstreamOf(gone.url, { timeoutMs: 5_000, fallback: false }) });
     try {
       const answer = await proxy.call('/v1/partner/customers');
       expect(answer.status).toBe(502);
@@ -102,7 +123,7 @@ describe('a proxy whose upstream fails', () => {
 
   it('answers 504 in the envelope when the upstream does not answer in time, instead of hanging', async () => {
     const hung = await listen(() => undefined);
-    const proxy = await startTestMock({ upstream: { url: hung.url, timeoutMs: 300, fallback: false } });
+    const proxy = await startTestMock({ upstream: upstreamOf(hung.url, { timeoutMs: 300, fallback: false }) });
     try {
       const answer = await proxy.call('/v1/partner/customers');
       expect(answer.status).toBe(504);
@@ -130,7 +151,7 @@ describe('a proxy with --upstream-fallback, in front of a half-built upstream', 
       const forwarded = createConnection(upstream, request, response);
       request.pipe(forwarded);
     });
-    proxy = await startTestMock({ upstream: { url: halfBuilt.url, timeoutMs: 5_000, fallback: true } });
+    proxy = await startTestMock({ upstream: upstreamOf(halfBuilt.url, { timeoutMs: 5_000, fallback: true }) });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -157,7 +178,7 @@ describe('a proxy with --upstream-fallback, in front of a half-built upstream', 
   it('answers from the mock when the upstream is gone', async () => {
     const gone = await listen(() => undefined);
     gone.server.close();
-    const alone = await startTestMock({ upstream: { url: gone.url, timeoutMs: 5_000, fallback: true } });
+    const alone = await startTestMock({ upstream: upstreamOf(gone.url, { timeoutMs: 5_000, fallback: true }) });
     try {
       const created = await alone.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() });
       expect(created.status).toBe(200);
