@@ -21,7 +21,9 @@ const ours = new Set(['prefer', 'x-mock-admin-token', 'cookie']);
 
 export function forwardToUpstream(options: { url: string; timeoutMs: number; fallback: boolean; logger: Pick<Logger, 'warn'> }): Step {
   return async (exchange, next) => {
-    const target = `${options.url}${exchange.request.url ?? '/'}`;
+    // The routed path and the query as sent: never the raw target, which may name another host (absolute form).
+    const raw = exchange.request.url ?? '/';
+    const target = `${options.url}${exchange.url.pathname}${raw.includes('?') ? raw.slice(raw.indexOf('?')) : ''}`;
     const started = performance.now();
     const outcome = (kind: UpstreamOutcome['outcome'], status?: number): UpstreamOutcome => ({ url: options.url, outcome: kind, ...(status === undefined ? {} : { status }), durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
     try {

@@ -5,11 +5,11 @@
  * envelope.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { journalOf } from '../support/journal-check.ts';
-import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 
 /** The proxy's settings for an upstream: as `--upstream URL` gives them, with these overridden. */
 function upstreamOf(url: string, overrides: Partial<{ timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward' }> = {}) {
@@ -61,6 +61,19 @@ describe('a proxy to a server that keeps the contract (another mock)', () => {
     } finally {
       await forwarding.close();
     }
+  });
+
+  it('forwards to its upstream only, whatever host a request target names', async () => {
+    const { port } = new URL(proxy.url);
+    const answer = await new Promise<number>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET http://elsewhere.example/v1/partner/reference/countries?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${sandboxKey}\r\nx-request-id: req-absolute-form\r\nConnection: close\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1])));
+      socket.on('error', reject);
+    });
+    expect(answer).toBe(200);
+    expect((await journalOf(upstream)).map((entry) => entry.requestId)).toContain('req-absolute-form');
   });
 
   it('refuses a request the contract refuses, as the mock would, without forwarding it', async () => {
