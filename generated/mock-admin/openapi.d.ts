@@ -524,6 +524,13 @@ export interface components {
             store: string;
             /**
              * Format: uri
+             * @description When the mock is a proxy (`--upstream`), the server it forwards the API's requests to, its query values and
+             *     any user or password read `***`; `null` when the mock answers itself.
+             * @example null
+             */
+            upstream: string | null;
+            /**
+             * Format: uri
              * @description The mock's default webhook endpoint (`--webhook-url`), which receives the events of every partner that has
              *     no endpoint of its own; `null` when none is set. Its query values and any user or password read `***`, since
              *     receivers often put a token there.

@@ -70,6 +70,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
           status: 'ok',
           environment: config.environment,
           store: maskStoreUrl(store.description),
+          upstream: config.upstream === undefined ? null : maskEndpointUrl(config.upstream.url),
           webhookEndpoint: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
           webhookEndpointDisabled: await dispatcher.isDisabled(),
           // Where the mock's reference data comes from, so that a client can tell which list it is checked against.

@@ -7,6 +7,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proxyViolationsReport } from '../../../contract-tests/support/proxy-report.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { journalOf } from '../support/journal-check.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
@@ -115,6 +116,32 @@ describe('a proxy to a server that breaks the contract', () => {
     expect(entry?.status).toBe(200);
     expect(entry?.contractViolations).toHaveLength(2);
     expect(entry?.contractViolations).toEqual(named.slice(3).split(' | '));
+  });
+});
+
+describe('the report of a run through a proxy', () => {
+  it('counts each violation per operation and side, with an example, and is nothing for a mock that is not a proxy', async () => {
+    const wrongAgain = await listen((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'ratelimit-limit': '25', 'ratelimit-remaining': '24', 'ratelimit-reset': '1', 'ratelimit-policy': '25;w=1;burst=50' });
+      response.end(JSON.stringify({ payload: { data: [], hasMore: false }, error: {} }));
+    });
+    const proxy = await startTestMock({ upstream: upstreamOf(wrongAgain.url, { requests: 'forward' }) });
+    try {
+      await proxy.call('/v1/partner/customers');
+      await proxy.call('/v1/partner/customers');
+      await proxy.call('/v1/partner/customers?limit=0');
+      const report = (await proxyViolationsReport(proxy.url)) ?? '';
+      expect(report).toContain(`upstream ${wrongAgain.url}`);
+      expect(report).toContain("| listCustomers | response | 3 | body/payload: must have required property 'nextCursor' |");
+      expect(report).toMatch(/\| listCustomers \| request \| 1 \| query \/limit: /);
+      expect(await proxyViolationsReport(proxy.url, { since: new Date(Date.now() + 60_000).toISOString() })).toContain('none');
+      const plain = await startTestMock();
+      expect(await proxyViolationsReport(plain.url)).toBeUndefined();
+      await plain.close();
+    } finally {
+      await proxy.close();
+      wrongAgain.server.close();
+    }
   });
 });
 
