@@ -83,7 +83,11 @@ function proxySteps(config: MockConfig, logger: Logger, services: Services, upst
     authenticate(keys),
     readBody({ maxBytes: config.maxBodyBytes }),
     forceAnswers(services.documentedAnswers),
-    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler)), { onViolation: upstream.requests === 'forward' ? 'note' : 'refuse' }),
+    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler)), {
+      // A create's refusal is stored under its Idempotency-Key, by the upstream: so a create with a key always goes
+      // there, its violations noted, and a retry with the same key meets what the upstream stored.
+      onViolation: (exchange) => (upstream.requests === 'forward' || (exchange.operation?.idempotent && exchange.request.headers['idempotency-key'] !== undefined) ? 'note' : 'refuse'),
+    }),
     injectFaults(services.faults, services.documentedAnswers),
     forwardToUpstream({ ...upstream, logger }),
     ...(upstream.fallback ? fallback : []),

@@ -5,14 +5,16 @@
  * what the upstream does with such a request can be seen.
  */
 import { ApiError, validationFailed } from '../http/api-error.ts';
+import type { Exchange } from './exchange.ts';
 import type { Step } from './pipeline.ts';
 import { respond } from './reply.ts';
 import type { RequestValidator } from './request-validator.ts';
 
-export function validateRequest(validatorOf: (operationId: string) => RequestValidator | undefined, options: { onViolation: 'refuse' | 'note' } = { onViolation: 'refuse' }): Step {
+export function validateRequest(validatorOf: (operationId: string) => RequestValidator | undefined, options: { onViolation: 'refuse' | 'note' | ((exchange: Exchange) => 'refuse' | 'note') } = { onViolation: 'refuse' }): Step {
+  const onViolation = (exchange: Exchange) => (typeof options.onViolation === 'function' ? options.onViolation(exchange) : options.onViolation);
   return (exchange, next) => {
     if (exchange.body.kind === 'malformed') {
-      if (options.onViolation === 'note') {
+      if (onViolation(exchange) === 'note') {
         exchange.requestViolations = [`body: not valid JSON (${exchange.body.problem})`];
         return next();
       }
@@ -28,7 +30,7 @@ export function validateRequest(validatorOf: (operationId: string) => RequestVal
       body: exchange.body.kind === 'json' ? exchange.body.value : undefined,
     });
     if (!verdict.ok) {
-      if (options.onViolation === 'note') {
+      if (onViolation(exchange) === 'note') {
         exchange.requestViolations = verdict.details.map((detail) => `${detail.in} ${detail.field}: ${detail.message}`);
         return next();
       }

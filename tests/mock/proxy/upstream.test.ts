@@ -78,11 +78,23 @@ describe('a proxy to a server that keeps the contract (another mock)', () => {
   });
 
   it('refuses a request the contract refuses, as the mock would, without forwarding it', async () => {
-    const refused = await proxy.call('/v1/partner/customers', { body: { ...customerBody(), email: 'not an email' }, idempotencyKey: newIdempotencyKey(), headers: { 'x-request-id': 'req-refused-by-proxy' } });
+    const refused = await proxy.call('/v1/partner/customers?limit=0', { headers: { 'x-request-id': 'req-refused-by-proxy' } });
     expect(refused.status).toBe(400);
     expect(refused.json.error.code).toBe('E_VALIDATION_FAILED');
-    expect(refused.json.error.details).toEqual([expect.objectContaining({ field: '/email' })]);
+    expect(refused.json.error.details).toEqual([expect.objectContaining({ field: '/limit' })]);
     expect((await journalOf(upstream)).map((entry) => entry.requestId)).not.toContain('req-refused-by-proxy');
+  });
+
+  it("forwards a create with a key even when the contract refuses it: its refusal is stored under the key, upstream", async () => {
+    const key = newIdempotencyKey();
+    const first = await proxy.call('/v1/partner/customers', { rawBody: '{"email":', idempotencyKey: key, headers: { 'x-request-id': 'req-malformed-create' } });
+    expect(first.status).toBe(400);
+    expect(first.json.error.code).toBe('E_MALFORMED_JSON');
+    expect(first.headers.get('x-mock-request-violations')).toMatch(/^1: body: not valid JSON/);
+    expect((await journalOf(upstream)).map((entry) => entry.requestId)).toContain('req-malformed-create');
+    // The same key with another body: what the upstream stored for it says so.
+    const again = await proxy.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: key });
+    expect([again.status, again.json.error?.code]).toEqual([409, 'E_IDEMPOTENCY_KEY_REUSED']);
   });
 });
 
