@@ -1,6 +1,7 @@
-/** The small pieces every view shares: JSON shown, a copy button, a status badge, a notice. */
+/** The small pieces every view shares: JSON shown, headers, a copy button, a status badge, notices, what an action came to. */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { problemOf } from './api.ts';
 
 export function Json({ value, label }: { value: unknown; label?: string }) {
   const text = typeof value === 'string' ? prettyText(value) : JSON.stringify(value, null, 2);
@@ -69,4 +70,53 @@ export function When({ at }: { at: string }) {
       {date.toLocaleTimeString(undefined, { hour12: false })}.{String(date.getMilliseconds()).padStart(3, '0')}
     </time>
   );
+}
+
+/** Headers as a two-column table, name and value. */
+export function HeadersTable({ headers }: { headers: Iterable<readonly [string, string]> }) {
+  return (
+    <table class="headers">
+      <tbody>
+        {[...headers].map(([name, value]) => (
+          <tr>
+            <th scope="row">{name}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export type CallResult = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * What a view's actions came to, and when to read its data again: `settle(message)` takes an action's result and
+ * shows the message on success or the error envelope's code and message otherwise, then bumps `version` (which the
+ * view's reads depend on); `notices` shows both.
+ */
+export function useOutcome() {
+  const [problem, setProblem] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [version, setVersion] = useState(0);
+  const reload = () => setVersion((current) => current + 1);
+  return {
+    problem,
+    setProblem,
+    version,
+    reload,
+    settle: (message: string) => (result: CallResult) => {
+      if (result.data) {
+        setNotice(message);
+        setProblem(undefined);
+      } else setProblem(problemOf(result));
+      reload();
+    },
+    notices: (
+      <>
+        {problem ? <Notice kind="error">{problem}</Notice> : null}
+        {notice ? <Notice>{notice}</Notice> : null}
+      </>
+    ),
+  };
 }

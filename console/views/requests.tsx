@@ -8,7 +8,7 @@ import { adminClient, problemOf, type JournalEntry, type JournalExchange } from 
 import { contract } from '../contract.ts';
 import { adminToken, partnerKey } from '../session.ts';
 import { followJournal } from '../stream.ts';
-import { CopyButton, Json, Notice, Panel, StatusBadge, When } from '../ui.tsx';
+import { CopyButton, HeadersTable, Json, Notice, Panel, StatusBadge, When } from '../ui.tsx';
 import { VirtualRows } from './virtual-rows.tsx';
 
 /** Entries kept in the page at most; older ones are read again from the journal on demand. */
@@ -228,16 +228,7 @@ function Message({ title, message }: { title: string; message: JournalExchange['
       <h3>{title}</h3>
       {message ? (
         <>
-          <table class="headers">
-            <tbody>
-              {Object.entries(message.headers).map(([name, value]) => (
-                <tr>
-                  <th scope="row">{name}</th>
-                  <td>{value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <HeadersTable headers={Object.entries(message.headers)} />
           {message.body === null ? (
             <p class="muted">No body.</p>
           ) : message.body.text === null ? (

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { adminClient, problemOf, type AdminSchemas } from '../api.ts';
 import { contract } from '../contract.ts';
 import { partnerKey } from '../session.ts';
-import { Notice, Panel } from '../ui.tsx';
+import { Panel, useOutcome } from '../ui.tsx';
 
 type Fault = AdminSchemas['Fault'];
 /**
@@ -20,28 +20,18 @@ type FaultArmRequest = Pick<Fault, 'operationId' | 'status' | 'example' | 'delay
 export function ScenariosView() {
   const [faults, setFaults] = useState<Fault[]>([]);
   const [settings, setSettings] = useState<AdminSchemas['Settings']>();
-  const [problem, setProblem] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-  const [version, setVersion] = useState(0);
+  const { setProblem, version, settle: done, notices } = useOutcome();
   const key = partnerKey.value;
   useEffect(() => {
     const admin = adminClient();
     void admin.GET('/_mock/faults').then((result) => (result.data ? setFaults(result.data.payload.data) : setProblem(problemOf(result))));
     void admin.GET('/_mock/settings').then((result) => result.data && setSettings(result.data.payload));
   }, [key, version]);
-  const done = (message: string) => (result: { data?: unknown; error?: unknown; response: Response }) => {
-    if (result.data) {
-      setNotice(message);
-      setProblem(undefined);
-    } else setProblem(problemOf(result));
-    setVersion(version + 1);
-  };
   const admin = adminClient();
   const who = key ? "this partner's" : "every partner's";
   return (
     <div class="stack">
-      {problem ? <Notice kind="error">{problem}</Notice> : null}
-      {notice ? <Notice>{notice}</Notice> : null}
+      {notices}
       <Panel title="Forced answers">
         <ArmForm onArmed={(request) => void admin.POST('/_mock/faults', { body: request }).then(done(`Armed for ${request.operationId}.`))} />
         <table class="grid">

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ContractOperation, ContractParameter } from '../../contract-model/operations.ts';
 import { contract, type LoadedContract } from '../contract.ts';
 import { partnerKey } from '../session.ts';
-import { Json, Notice, Panel, StatusBadge } from '../ui.tsx';
+import { HeadersTable, Json, Notice, Panel, StatusBadge } from '../ui.tsx';
 import { bodyExamples, bodyFields, parameterEdit, schemaExample, type BodyField, type FieldKind } from './schema-form.ts';
 
 interface Sent {
@@ -298,16 +298,7 @@ function Answer({ sent }: { sent: Sent }) {
       <p class="summary">
         <StatusBadge status={sent.status} /> <span class="muted">{sent.ms.toFixed(0)} ms</span>
       </p>
-      <table class="headers">
-        <tbody>
-          {sent.headers.map(([name, value]) => (
-            <tr>
-              <th scope="row">{name}</th>
-              <td>{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <HeadersTable headers={sent.headers} />
       {'text' in sent.body ? (
         <Json value={sent.body.text} label="Answer body" />
       ) : (

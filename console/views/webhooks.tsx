@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { adminClient, problemOf, type AdminSchemas } from '../api.ts';
-import { Json, Notice, Panel, StatusBadge, When } from '../ui.tsx';
+import { Json, Notice, Panel, StatusBadge, useOutcome, When, type CallResult } from '../ui.tsx';
 import { partnerKey } from '../session.ts';
 
 type Endpoint = AdminSchemas['WebhookEndpoint'];
@@ -14,9 +14,7 @@ type MockEvent = AdminSchemas['MockEvent'];
 export function WebhooksView() {
   const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
   const [events, setEvents] = useState<MockEvent[]>([]);
-  const [problem, setProblem] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-  const [version, setVersion] = useState(0);
+  const { setProblem, version, reload, settle, notices } = useOutcome();
   const key = partnerKey.value;
   useEffect(() => {
     if (!key) return;
@@ -26,22 +24,15 @@ export function WebhooksView() {
   }, [key, version]);
   if (!key) return <Notice>Webhook endpoints and events belong to a partner: enter its API key above.</Notice>;
 
-  const act = async (done: string, call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>) => {
-    setProblem(undefined);
-    const result = await call();
-    if (result.data) setNotice(done);
-    else setProblem(problemOf(result));
-    setVersion(version + 1);
-  };
+  const act = (done: string, call: () => Promise<CallResult>) => void call().then(settle(done));
   const admin = adminClient();
   return (
     <div class="stack">
-      {problem ? <Notice kind="error">{problem}</Notice> : null}
-      {notice ? <Notice>{notice}</Notice> : null}
+      {notices}
       <Panel
         title="Endpoints"
         actions={
-          <button type="button" onClick={() => setVersion(version + 1)}>
+          <button type="button" onClick={reload}>
             Refresh
           </button>
         }
@@ -74,10 +65,10 @@ export function WebhooksView() {
                   {endpoint.secretRotation ? <span class="muted"> · previous secret until {endpoint.secretRotation.previousSecretExpiresAt}</span> : null}
                 </td>
                 <td class="actions">
-                  <button type="button" onClick={() => void act(`Secret of ${endpoint.id} rotated.`, () => admin.POST('/_mock/webhook-endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId: endpoint.id } }, body: {} }))}>
+                  <button type="button" onClick={() => act(`Secret of ${endpoint.id} rotated.`, () => admin.POST('/_mock/webhook-endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId: endpoint.id } }, body: {} }))}>
                     Rotate secret
                   </button>
-                  <button type="button" disabled={!endpoint.disabled} onClick={() => void act(`${endpoint.id} re-enabled.`, () => admin.POST('/_mock/webhook-endpoints/{endpointId}/reenable', { params: { path: { endpointId: endpoint.id } } }))}>
+                  <button type="button" disabled={!endpoint.disabled} onClick={() => act(`${endpoint.id} re-enabled.`, () => admin.POST('/_mock/webhook-endpoints/{endpointId}/reenable', { params: { path: { endpointId: endpoint.id } } }))}>
                     Re-enable
                   </button>
                 </td>
@@ -85,7 +76,7 @@ export function WebhooksView() {
             ))}
           </tbody>
         </table>
-        <NewEndpoint onCreated={() => setVersion(version + 1)} onProblem={setProblem} />
+        <NewEndpoint onCreated={reload} onProblem={setProblem} />
       </Panel>
       <Panel title="Events">
         {events.length === 0 ? <p class="muted">No events yet: they come as formations move (Customers and companies).</p> : null}
@@ -112,7 +103,7 @@ export function WebhooksView() {
                       <div class="delivery">
                         <p>
                           To <b>{delivery.endpointId}</b>: {delivery.state}{' '}
-                          <button type="button" onClick={() => void act(`${event.id} sent again to ${delivery.endpointId}.`, () => admin.POST('/_mock/events/{eventId}/redeliver', { params: { path: { eventId: event.id } }, body: { endpointId: delivery.endpointId } }))}>
+                          <button type="button" onClick={() => act(`${event.id} sent again to ${delivery.endpointId}.`, () => admin.POST('/_mock/events/{eventId}/redeliver', { params: { path: { eventId: event.id } }, body: { endpointId: delivery.endpointId } }))}>
                             Redeliver
                           </button>
                         </p>

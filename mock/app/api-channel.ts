@@ -27,7 +27,7 @@ import { routeRequest } from '../pipeline/route-request.ts';
 import type { Channel } from '../pipeline/send-answer.ts';
 import { limitRate } from '../rate-limit/limit-rate.ts';
 import { createProcessRateBuckets } from '../rate-limit/rate-buckets.ts';
-import { compileRequestValidator } from '../pipeline/request-validator.ts';
+import { compileRequestValidator, type RequestValidator } from '../pipeline/request-validator.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
 import type { Services } from './services.ts';
 
@@ -39,29 +39,35 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
     enabled: (exchange) => services.settings.of(exchange.partner?.id).validateResponses,
     logger,
   });
-  const run = composePipeline(config.upstream ? proxySteps(config, logger, services, config.upstream, [
-    // Where the upstream lacks the operation or fails, and --upstream-fallback is on: the mock answers itself, and
-    // refuses what the contract refuses even when the proxy forwards it (--upstream-requests forward).
-    enforceIdempotency({ store, records: services.idempotency, finalise, logger }),
-    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
-    dispatch({ handlers: services.handlers, baseUrl, logger }),
-  ]) : [
-    assignRequestId,
-    allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
-    limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
-    routeRequest(createRouter(operations)),
-    gateSandboxOperations(config.environment),
-    authenticate(keys),
-    readBody({ maxBytes: config.maxBodyBytes }),
-    // Before the key is taken: a forced answer changes nothing and is never stored for replay.
-    forceAnswers(services.documentedAnswers),
+  // One set of request validators, compiled once per operation, for every step that checks a request.
+  const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
+  /** How the mock answers a request itself (and, with `fallback`, where the upstream could not; faults came before). */
+  const answerHere = ({ fallback }: { fallback: boolean }): Step[] => [
     // Before validation: a refused body is stored for its key like any 4xx.
     enforceIdempotency({ store, records: services.idempotency, finalise, logger }),
-    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler))),
+    validateRequest(requestValidatorOf),
     // After idempotency, so that a held request is in flight for its key, and an injected 5xx is not stored.
-    injectFaults(services.faults, services.documentedAnswers),
-    dispatch({ handlers: services.handlers, examples: services.unhandled.length > 0 ? createPrismEngine(contract) : undefined, baseUrl, logger }),
-  ]);
+    ...(fallback ? [] : [injectFaults(services.faults, services.documentedAnswers)]),
+    dispatch({ handlers: services.handlers, examples: !fallback && services.unhandled.length > 0 ? createPrismEngine(contract) : undefined, baseUrl, logger }),
+  ];
+  const run = composePipeline(
+    config.upstream
+      ? // Where the upstream lacks the operation or fails, and --upstream-fallback is on, the mock answers itself,
+        // and refuses what the contract refuses even when the proxy forwards it (--upstream-requests forward).
+        proxySteps(config, logger, services, config.upstream, requestValidatorOf, config.upstream.fallback ? answerHere({ fallback: true }) : [])
+      : [
+          assignRequestId,
+          allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
+          limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
+          routeRequest(createRouter(operations)),
+          gateSandboxOperations(config.environment),
+          authenticate(keys),
+          readBody({ maxBytes: config.maxBodyBytes }),
+          // Before the key is taken: a forced answer changes nothing and is never stored for replay.
+          forceAnswers(services.documentedAnswers),
+          ...answerHere({ fallback: false }),
+        ],
+  );
   return { run, finalise, record: createExchangeRecorder({ logger, journal: services.journal }) };
 }
 
@@ -72,9 +78,8 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
  * are the upstream's. The published rate limit is kept here too: the proxy's own answers carry the rate-limit
  * headers the contract requires of every answer, and a client over the limit learns it without the upstream.
  */
-function proxySteps(config: MockConfig, logger: Logger, services: Services, upstream: NonNullable<MockConfig['upstream']>, fallback: Step[]): Step[] {
+function proxySteps(config: MockConfig, logger: Logger, services: Services, upstream: NonNullable<MockConfig['upstream']>, requestValidatorOf: (operationId: string) => RequestValidator | undefined, fallback: Step[]): Step[] {
   const { contract, operations, keys } = services;
-  const compiler = createSchemaCompiler(contract);
   return [
     assignRequestId,
     allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
@@ -83,13 +88,13 @@ function proxySteps(config: MockConfig, logger: Logger, services: Services, upst
     authenticate(keys),
     readBody({ maxBytes: config.maxBodyBytes }),
     forceAnswers(services.documentedAnswers),
-    validateRequest(perOperation(operations, (op) => compileRequestValidator(contract, op, compiler)), {
+    validateRequest(requestValidatorOf, {
       // A create's refusal is stored under its Idempotency-Key, by the upstream: so a create with a key always goes
       // there, its violations noted, and a retry with the same key meets what the upstream stored.
       onViolation: (exchange) => (upstream.requests === 'forward' || (exchange.operation?.idempotent && exchange.request.headers['idempotency-key'] !== undefined) ? 'note' : 'refuse'),
     }),
     injectFaults(services.faults, services.documentedAnswers),
     forwardToUpstream({ ...upstream, logger }),
-    ...(upstream.fallback ? fallback : []),
+    ...fallback,
   ];
 }

@@ -167,7 +167,7 @@ function printable(text: string): string {
 }
 
 /** At most `length` UTF-16 units, never ending in half a surrogate pair, `ellipsis` added when cut. */
-function cut(text: string, length: number, ellipsis = '…'): string {
+export function cut(text: string, length: number, ellipsis = '…'): string {
   if (text.length <= length) return text;
   let end = length - ellipsis.length;
   const last = text.charCodeAt(end - 1);

@@ -22,6 +22,7 @@ export function journalHandlers(options: {
   ids: EntryIds;
 }): Pick<AdminHandlers, 'listRequests' | 'getRequest' | 'streamRequests'> {
   const { journal, feed, cursors, ids } = options;
+  const shown = ({ position, partnerId: _partnerId, ...entry }: JournalEntry & { partnerId?: string }, scope: string | undefined) => ({ id: ids.idOf(position, scope), ...entry });
   /**
    * Each entry the feed hands out as its event, by scope: streams of one scope (a partner's, or every partner's)
    * share it, so that eight open consoles cost one encoding, not eight.
@@ -38,7 +39,6 @@ export function journalHandlers(options: {
     }
     return text;
   };
-  const shown = ({ position, partnerId: _partnerId, ...entry }: JournalEntry & { partnerId?: string }, scope: string | undefined) => ({ id: ids.idOf(position, scope), ...entry });
 
   return {
     async listRequests({ partner, query }) {

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
-import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
+import { cut, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
 import { appendRequests, journalEntry, journalPage, journalSince, type JournalQuery, type RequestRecord } from './journal-records.ts';
 
 /**
@@ -121,10 +121,6 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
 
 function entryOf({ id, atMs, partnerId: _partnerId, request: _request, response: _response, ...entry }: RequestRecord & { id: number }): JournalEntry {
   return { at: new Date(atMs).toISOString(), ...entry, position: id };
-}
-
-function cut(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
 function bounded(record: RequestRecord): RequestRecord {

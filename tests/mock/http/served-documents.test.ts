@@ -3,10 +3,10 @@
  * else the API's 405 with Allow; compressed with Brotli or gzip when the client accepts it.
  */
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleKey } from '../../../mock/served-documents/served-documents.ts';
+import { rawRequest } from '../support/http-call.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 
@@ -17,18 +17,7 @@ beforeAll(async () => {
 afterAll(() => closeCheckingJournal(mock));
 
 /** A raw request, so that no client decompresses or adds Accept-Encoding behind the test's back. */
-function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  const { port } = new URL(mock.url);
-  return new Promise((resolve, reject) => {
-    const sent = request({ host: '127.0.0.1', port, path, method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
-}
+const raw = (method: string, path: string, headers: Record<string, string> = {}) => rawRequest(mock.url, method, path, headers);
 
 describe.each(['/docs', '/', '/openapi.json', '/CHANGELOG.md'])('%s', (path) => {
   it.each(['DELETE', 'POST', 'PUT'])('refuses %s with 405, Allow and the error envelope', async (method) => {

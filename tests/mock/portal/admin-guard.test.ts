@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockAdminClient, readMockJournal } from '../../../contract-tests/support/mock-admin.ts';
+import { rawRequest } from '../support/http-call.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 import { otherSandboxKey, portal, sandboxKey } from './support.ts';
@@ -38,17 +39,9 @@ function raw(target: TestMock, path: string, headers: Record<string, string>): P
 }
 
 /** A document's bytes as sent, with the encoding asked for. */
-function bytesOf(target: TestMock, path: string, acceptEncoding: string): Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }> {
-  const { port } = new URL(target.url);
-  return new Promise((resolve, reject) => {
-    const sent = request({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': acceptEncoding } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ encoding: response.headers['content-encoding'], vary: response.headers.vary, body: Buffer.concat(chunks) }));
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
+async function bytesOf(target: TestMock, path: string, acceptEncoding: string): Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }> {
+  const answer = await rawRequest(target.url, 'GET', path, { 'accept-encoding': acceptEncoding });
+  return { encoding: answer.headers['content-encoding'], vary: answer.headers.vary, body: answer.body };
 }
 
 describe('the admin routes', () => {

@@ -1,4 +1,6 @@
 /** One HTTP call to a mock, in-process or not: the raw key, an Idempotency-Key when given, JSON in and out. */
+import { request, type IncomingHttpHeaders } from 'node:http';
+
 export const sandboxKey = 'dk_test_' + 'a'.repeat(24);
 export const otherSandboxKey = 'dk_test_' + 'b'.repeat(24);
 export const productionKey = 'dk_live_' + 'c'.repeat(24);
@@ -35,4 +37,21 @@ export async function call(baseUrl: string, path: string, options: CallOptions =
     json = undefined;
   }
   return { status: response.status, headers: response.headers, json, bytes };
+}
+
+/**
+ * A request sent with node:http as it is, headers exactly as given: no client decompresses the answer or adds
+ * Accept-Encoding, Host or Origin behind the test's back.
+ */
+export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: hostname, port, path, method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
 }
