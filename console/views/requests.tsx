@@ -153,6 +153,7 @@ function EntryRow({ entry, open, onOpen }: { entry: JournalEntry; open: boolean;
         {entry.replayed ? <span class="tag">replayed</span> : null}
         {entry.upstream ? <span class="tag">{entry.upstream.outcome === 'answered' ? `upstream ${entry.upstream.status ?? ''}` : `upstream ${entry.upstream.outcome}`}</span> : null}
         {entry.contractViolations ? <span class="tag tag-violation">broke the contract</span> : null}
+        {entry.webhook ? <span class={entry.webhook.violations.length > 0 || entry.webhook.signature !== 'valid' ? 'tag tag-violation' : 'tag'}>{entry.webhook.type ?? 'webhook'} {entry.webhook.signature === 'valid' ? entry.webhook.forwarded : `signature ${entry.webhook.signature}`}</span> : null}
         {entry.errorCode ? <span class="code">{entry.errorCode}</span> : null}
       </span>
       <span class="partner">{entry.partner ?? 'no key'}</span>
@@ -200,6 +201,7 @@ function EntryDetail({ id, onClose }: { id: string; onClose: () => void }) {
               Forwarded to {entry.upstream.url}: {entry.upstream.outcome === 'answered' ? `answered ${entry.upstream.status ?? ''}` : entry.upstream.outcome} in {entry.upstream.durationMs.toFixed(1)} ms
             </p>
           ) : null}
+          {entry.webhook ? <RelayVerdict verdict={entry.webhook} /> : null}
           {entry.contractViolations ? (
             <div class="violations" role="alert">
               <h3>{entry.upstream ? "The upstream's answer breaks the contract (passed through as it came)" : "The mock's answer broke the contract, and was replaced by this 500"}</h3>
@@ -219,6 +221,28 @@ function EntryDetail({ id, onClose }: { id: string; onClose: () => void }) {
         <p class="muted">Loading…</p>
       )}
     </Panel>
+  );
+}
+
+/** What the webhook relay made of an event a sandbox sent. */
+function RelayVerdict({ verdict }: { verdict: NonNullable<JournalExchange['webhook']> }) {
+  const forwarded = { queued: `queued for ${verdict.endpointId}`, duplicate: 'not forwarded again: relayed before', refused: 'not forwarded' }[verdict.forwarded];
+  return (
+    <>
+      <p class="summary">
+        Webhook event {verdict.eventId ?? '(no webhook-id)'} · {verdict.type ?? '(no type)'} · signature {verdict.signature} · {forwarded}
+      </p>
+      {verdict.violations.length > 0 ? (
+        <div class="violations" role="alert">
+          <h3>The event breaks the contract's webhooks</h3>
+          <ul>
+            {verdict.violations.map((violation) => (
+              <li>{violation}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </>
   );
 }
 

@@ -57,6 +57,14 @@ export function WebhooksView() {
                     {endpoint.id}
                     {endpoint.description ? ` · ${endpoint.description}` : ''}
                   </span>
+                  {endpoint.relay ? (
+                    <>
+                      <br />
+                      <span class="muted">
+                        Relays a sandbox's events sent to <code>{endpoint.relay.url}</code> (signed with the {endpoint.relay.signWith === 'upstream' ? "sandbox's" : "endpoint's"} secret)
+                      </span>
+                    </>
+                  ) : null}
                 </td>
                 <td>{endpoint.enabledEvents.join(', ')}</td>
                 <td>

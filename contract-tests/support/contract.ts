@@ -7,7 +7,7 @@
  */
 import type { OperationId } from '../../client/index.ts';
 import { loadContractSync } from '../../contract-model/document.ts';
-import { listOperations, listWebhooks, type ContractOperation } from '../../contract-model/operations.ts';
+import { listOperations, type ContractOperation } from '../../contract-model/operations.ts';
 import { createRouter, type RouteMatch } from '../../contract-model/router.ts';
 import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 
@@ -60,13 +60,6 @@ export function documentedPairs(): DocumentedPair[] {
   return contractOperations.flatMap((operation) =>
     [...operation.responses.keys()].map((status) => ({ operationId: operation.operationId, status: Number(status) })),
   );
-}
-
-const webhooks = listWebhooks(contractDocument);
-
-/** The operation the API calls on the partner's endpoint for this event type. */
-export function webhookOperation(eventType: string): ContractOperation | undefined {
-  return webhooks.get(eventType);
 }
 
 /** A deep copy of `components.examples[name].value`, so that a scenario may change it freely. */

@@ -1,7 +1,8 @@
 /**
  * The report a run through the mock as a proxy ends with (`npm run test:sandbox` with `CONTRACT_BASE_URL` pointing
  * at a mock started with `--upstream`): every contract violation the proxy journaled while the suite ran, counted
- * per operation and side (the request the suite sent, the answer the upstream gave), with one example each, as a
+ * per operation and side (the request the suite sent, the answer the upstream gave, the webhook event the sandbox
+ * sent the relay, counted under its type), with one example each, as a
  * Markdown table a partner can send to the API's owners. Read from the proxy's admin API; nothing when the target is
  * not a proxy.
  */
@@ -9,7 +10,7 @@ import { mockAdminClient, type JournalEntry } from './mock-admin.ts';
 
 export interface ViolationRow {
   operation: string;
-  side: 'request' | 'response';
+  side: 'request' | 'response' | 'webhook';
   count: number;
   example: string;
 }
@@ -17,9 +18,8 @@ export interface ViolationRow {
 /** The journal's violations, per operation and side, most frequent first. */
 export function violationRows(entries: readonly JournalEntry[]): ViolationRow[] {
   const rows = new Map<string, ViolationRow>();
-  const add = (entry: JournalEntry, side: ViolationRow['side'], violations: readonly string[] | undefined) => {
+  const add = (entry: JournalEntry, side: ViolationRow['side'], violations: readonly string[] | undefined, operation = entry.operationId ?? `${entry.method} ${entry.path}`) => {
     for (const violation of violations ?? []) {
-      const operation = entry.operationId ?? `${entry.method} ${entry.path}`;
       const key = `${operation} ${side}`;
       const row = rows.get(key) ?? { operation, side, count: 0, example: violation };
       row.count += 1;
@@ -27,11 +27,31 @@ export function violationRows(entries: readonly JournalEntry[]): ViolationRow[] 
     }
   };
   for (const entry of entries) {
+    if (entry.operationId === 'relayWebhook') {
+      addWebhook(entry, add);
+      continue;
+    }
     add(entry, 'request', entry.requestViolations);
     // Only an upstream's answer: the proxy's own answers (a refusal, a fallback) are the mock's, checked apart.
     if (entry.upstream?.outcome === 'answered' && !entry.upstream.fallback) add(entry, 'response', entry.contractViolations);
   }
   return [...rows.values()].sort((a, b) => b.count - a.count || a.operation.localeCompare(b.operation));
+}
+
+/** Statuses of the relay that say the sender got an event wrong; a 404 or 409 is the relay's setup, not the sender's. */
+const senderMistakes = new Set([400, 401, 413, 415]);
+
+/**
+ * An event the webhook relay received: its contract violations under its type, and a refusal (a signature that does
+ * not hold, a body that is not JSON) under the relay's operation, since an unverified event's type says nothing.
+ */
+function addWebhook(entry: JournalEntry, add: (entry: JournalEntry, side: ViolationRow['side'], violations: readonly string[] | undefined, operation?: string) => void): void {
+  const verdict = entry.webhook;
+  if (senderMistakes.has(entry.status)) {
+    add(entry, 'webhook', [`${entry.errorCode ?? entry.status}${verdict ? `: signature ${verdict.signature}` : ''}`], 'relayWebhook');
+    return;
+  }
+  if (verdict) add(entry, 'webhook', verdict.violations, verdict.type ?? 'relayWebhook');
 }
 
 export function violationsTable(rows: readonly ViolationRow[], upstream: string): string {

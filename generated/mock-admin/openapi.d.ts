@@ -393,6 +393,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/relay/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relay a sandbox's webhook event
+         * @description Where a real sandbox sends its webhook events, so that they are held against the contract too. Give the
+         *     sandbox's partner portal this URL (the endpoint's `relay.url`) as a webhook URL, and the endpoint the secret the
+         *     sandbox shows for it (`relay.secret`). Each event that arrives is, in order:
+         *
+         *     1. **verified**: its Standard Webhooks signature with `relay.secret`, its timestamp within five minutes. One
+         *        that fails is answered `401 E_WEBHOOK_SIGNATURE_INVALID` and goes no further;
+         *     2. **checked** against the contract's `webhooks`: its `type` must be one of them, its body and `webhook-*`
+         *        headers must keep that webhook's schemas, and its `id` must equal `webhook-id`;
+         *     3. **journaled** in the request journal of the endpoint's partner, with the verdict (`webhook`);
+         *     4. **forwarded** to the endpoint's `url`: stored in the partner's events, delivered byte for byte under the
+         *        sandbox's `webhook-id`, signed as `relay.signWith` says, and retried on the mock's schedule like every event.
+         *        An event that breaks the contract is forwarded all the same, so that the receiver meets what the sandbox
+         *        really sends; one the contract could not name (no known `type`, an `id` that is not an `EventId`) is not.
+         *        An event relayed before (the same `webhook-id`: the sandbox retried) is not forwarded again.
+         *
+         *     The answer to the sandbox is `202` with the verdict once the event is stored, before it is forwarded: the
+         *     receiver's own failures are the mock's to retry, not the sandbox's.
+         *
+         *     **Who may call it.** The sandbox is another machine, with neither the admin token nor a key: this route is
+         *     authenticated by the signature alone, and is exempt from the checks of *Who may call it* (a browser page cannot
+         *     sign). The sandbox must reach the mock: run it behind a tunnel and start it with `--public-url` set to the
+         *     tunnel's URL, so that `relay.url` names it.
+         */
+        post: operations["relayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_mock/events": {
         parameters: {
             query?: never;
@@ -616,6 +657,7 @@ export interface components {
          *     | 400 | `E_VALIDATION_FAILED` | The body, a query or path parameter, or a header breaks this description, or the API refused an entry of a seed; `details` lists the problems (at most 100). |
          *     | 401 | `E_AUTH_MISSING` | A portal route (webhook endpoints, events) was called without `Authorization`. |
          *     | 401 | `E_AUTH_INVALID` | `Authorization` holds a key the API would refuse: malformed, not accepted by this mock, or of the other environment. |
+         *     | 401 | `E_WEBHOOK_SIGNATURE_INVALID` | An event sent to the webhook relay is not signed with the relay's secret, lacks a `webhook-*` header, or is timestamped more than five minutes off. |
          *     | 401 | `E_ADMIN_TOKEN_MISSING` | The mock runs with `--admin-token` and the request has no `X-Mock-Admin-Token` header. |
          *     | 401 | `E_ADMIN_TOKEN_INVALID` | The mock runs with `--admin-token` and `X-Mock-Admin-Token` holds another value. |
          *     | 403 | `E_CROSS_SITE_REQUEST` | The request carries an `Origin` that is not the mock's own: a page of another site, which any browser tab could be. |
@@ -624,6 +666,7 @@ export interface components {
          *     | 404 | `E_NOT_FOUND` | No such admin route, or no such webhook endpoint, event, fault or journal entry for this partner (another partner's are not found either). |
          *     | 405 | `E_METHOD_NOT_ALLOWED` | An admin path with a method it does not take; `Allow` lists those it takes. |
          *     | 409 | `E_WEBHOOK_ENDPOINT_LIMIT` | The partner already has 20 webhook endpoints: delete one first. |
+         *     | 409 | `E_WEBHOOK_RELAY_NOT_CONFIGURED` | An event was sent to the relay of an endpoint that does not relay (no `relay.secret`). |
          *     | 409 | `E_STREAM_LIMIT` | The partner (or, without a key, every-partner streams) already has 8 request streams open: close one first. |
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
@@ -634,7 +677,7 @@ export interface components {
          *     API's other codes are not answered by admin routes.
          * @example E_ADMIN_TOKEN_MISSING
          */
-        AdminErrorCode: components["schemas"]["ErrorCode"] | ("E_ADMIN_TOKEN_MISSING" | "E_ADMIN_TOKEN_INVALID" | "E_CROSS_SITE_REQUEST" | "E_HOST_NOT_ALLOWED" | "E_ADMIN_TOKEN_REQUIRED" | "E_WEBHOOK_ENDPOINT_LIMIT" | "E_STREAM_LIMIT");
+        AdminErrorCode: components["schemas"]["ErrorCode"] | ("E_ADMIN_TOKEN_MISSING" | "E_ADMIN_TOKEN_INVALID" | "E_CROSS_SITE_REQUEST" | "E_HOST_NOT_ALLOWED" | "E_ADMIN_TOKEN_REQUIRED" | "E_WEBHOOK_ENDPOINT_LIMIT" | "E_STREAM_LIMIT" | "E_WEBHOOK_SIGNATURE_INVALID" | "E_WEBHOOK_RELAY_NOT_CONFIGURED");
         /**
          * FieldErrorCode
          * @description The code of one problem in `error.details` of a `400 E_VALIDATION_FAILED`. New codes may be added within `v1`.
@@ -751,8 +794,67 @@ export interface components {
          */
         JournalEntryId: string;
         /**
+         * WebhookEndpointId
+         * @description Identifier of a webhook endpoint (`we_` and 24 letters and digits).
+         * @example we_3fTq8ZmP1xLk6VbN9cRw2HsD
+         */
+        WebhookEndpointId: string;
+        /**
+         * RelayedWebhook
+         * @description What the relay made of one event a sandbox sent (`relayWebhook`): answered to the sandbox, and kept in the
+         *     request journal entry of the request (`webhook`). Values the sender controls are cut to a bounded length.
+         * @example {
+         *       "endpointId": "we_3fTq8ZmP1xLk6VbN9cRw2HsD",
+         *       "eventId": "evt_9qWe3RtY6uIo1PaS4dFg7HjK",
+         *       "type": "company.formation.completed",
+         *       "signature": "valid",
+         *       "violations": [],
+         *       "forwarded": "queued"
+         *     }
+         */
+        RelayedWebhook: {
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            /**
+             * @description The `webhook-id` header, cut to 100 characters; `null` when there was none.
+             * @example evt_9qWe3RtY6uIo1PaS4dFg7HjK
+             */
+            eventId: string | null;
+            /**
+             * @description The event's `type`, cut to 100 characters; `null` when the body has none.
+             * @example company.formation.completed
+             */
+            type: string | null;
+            /**
+             * @description `valid`: signed with the relay's secret, within five minutes of now. `missing`: a `webhook-*` header is
+             *     missing. `invalid`: no signature matches, or the timestamp is too old or too new. Only a `valid` event is
+             *     forwarded; the others are answered `401 E_WEBHOOK_SIGNATURE_INVALID`.
+             * @example valid
+             * @enum {string}
+             */
+            signature: "valid" | "missing" | "invalid";
+            /**
+             * @description How the event breaks the contract's `webhooks`: a type it does not list, a body or header its schemas refuse
+             *     (with the JSON Pointer), an `id` other than `webhook-id`. One message each, cut to 1000 characters; at most
+             *     20, a 21st saying how many more. Empty when it keeps the contract.
+             * @example [
+             *       "body /data/status: must be equal to one of the allowed values"
+             *     ]
+             */
+            violations: string[];
+            /**
+             * @description `queued`: stored for delivery to the endpoint's `url`, retried like every event (follow it in `listEvents`).
+             *     `duplicate`: an event of this `webhook-id` was relayed already, so it is not sent twice (the sandbox
+             *     retried). `refused`: not forwarded, because its signature is not valid, or it is not an event the contract
+             *     could name (no known `type`, or an `id` the contract's `EventId` refuses): `violations` says why.
+             * @example queued
+             * @enum {string}
+             */
+            forwarded: "queued" | "duplicate" | "refused";
+        };
+        /**
          * RequestJournalEntry
-         * @description One request the mock answered on the API's routes (admin routes are not journaled). Values the caller controls
+         * @description One request the mock answered on the API's routes, or an event the webhook relay received (`relayWebhook`,
+         *     journaled for the relaying endpoint's partner, with `webhook`); other admin routes are not journaled. Values the caller controls
          *     are cut to a bounded length, so that no request can make an entry large.
          */
         RequestJournalEntry: {
@@ -870,6 +972,11 @@ export interface components {
              *     ]
              */
             requestViolations?: string[];
+            /**
+             * @description Present only on an event the webhook relay received (`operationId` `relayWebhook`): what it made of it,
+             *     signature, contract violations and whether it was forwarded, as it answered the sender.
+             */
+            webhook?: components["schemas"]["RelayedWebhook"];
             /**
              * @description Present only when the answer broke the contract: how, one message each, each cut to 1000 characters. The
              *     mock's own answer is then replaced by a `500 E_INTERNAL`; an upstream's (the mock as a proxy) is passed
@@ -1538,12 +1645,6 @@ export interface components {
             endpointDisabled: boolean;
         };
         /**
-         * WebhookEndpointId
-         * @description Identifier of a webhook endpoint (`we_` and 24 letters and digits).
-         * @example we_3fTq8ZmP1xLk6VbN9cRw2HsD
-         */
-        WebhookEndpointId: string;
-        /**
          * WebhookEndpointUrl
          * Format: uri
          * @description Where events are POSTed: an absolute `http` or `https` URL, at most 2048 characters, without a user or password
@@ -1578,6 +1679,37 @@ export interface components {
          */
         EnabledEvents: components["schemas"]["EventSubscription"][];
         /**
+         * WebhookRelaySigning
+         * @description Which secret signs the events the relay forwards to the endpoint's `url`: `endpoint`, this endpoint's own (as
+         *     every event of the mock is signed), or `upstream`, the sandbox's own secret (`relay.secret`), so that the
+         *     receiver keeps the secret it will use against the sandbox. Either way the body is forwarded byte for byte and
+         *     under the sandbox's `webhook-id`; the `webhook-timestamp` and signature are those of each attempt, as on a
+         *     retry by the sandbox itself.
+         * @default endpoint
+         * @example endpoint
+         * @enum {string}
+         */
+        WebhookRelaySigning: "endpoint" | "upstream";
+        /**
+         * WebhookRelay
+         * @description How an endpoint relays the events a real sandbox sends it (`relayWebhook`). Its secret is never shown.
+         * @example {
+         *       "url": "https://relay.partner.example.com/_mock/relay/we_3fTq8ZmP1xLk6VbN9cRw2HsD",
+         *       "signWith": "endpoint"
+         *     }
+         */
+        WebhookRelay: {
+            /**
+             * Format: uri
+             * @description The URL to set as the webhook URL in the sandbox's partner portal: the mock's `/_mock/relay/{endpointId}`,
+             *     at `--public-url` when the mock has one (a tunnel to it, since the sandbox must reach it), else where it
+             *     listens.
+             * @example https://relay.partner.example.com/_mock/relay/we_3fTq8ZmP1xLk6VbN9cRw2HsD
+             */
+            url: string;
+            signWith: components["schemas"]["WebhookRelaySigning"];
+        };
+        /**
          * WebhookEndpoint
          * @description One of a partner's webhook endpoints, as the partner portal configures it.
          *
@@ -1600,6 +1732,7 @@ export interface components {
          *       "status": "enabled",
          *       "disabled": null,
          *       "secretRotation": null,
+         *       "relay": null,
          *       "createdAt": "2026-11-22T10:15:30Z",
          *       "updatedAt": "2026-11-22T10:15:30Z"
          *     }
@@ -1645,6 +1778,11 @@ export interface components {
                 previousSecretExpiresAt: string;
             };
             /**
+             * @description Set when the endpoint relays a real sandbox's events (see `relayWebhook`): the URL to give the sandbox as this
+             *     endpoint's webhook URL, and which secret signs what is forwarded. `null` when it does not relay.
+             */
+            relay: null | components["schemas"]["WebhookRelay"];
+            /**
              * Format: date-time
              * @description When the endpoint was created.
              * @example 2026-11-22T10:15:30Z
@@ -1675,12 +1813,36 @@ export interface components {
              *         "status": "enabled",
              *         "disabled": null,
              *         "secretRotation": null,
+             *         "relay": null,
              *         "createdAt": "2026-11-22T10:15:30Z",
              *         "updatedAt": "2026-11-22T10:15:30Z"
              *       }
              *     ]
              */
             data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /**
+         * WebhookSecret
+         * @description The endpoint's signing secret: `whsec_` and base64. Shown only when it is made (on creation and rotation): keep
+         *     it in the receiver, which verifies each delivery with it, per Standard Webhooks (the `standardwebhooks`
+         *     package does it all).
+         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+         */
+        WebhookSecret: string;
+        /**
+         * WebhookRelaySettings
+         * @description Makes the endpoint a relay of a real sandbox's events: set its relay URL (`relay.url` in the answer) as a webhook
+         *     URL in the sandbox's partner portal, and give here the signing secret the sandbox shows for it. Each event the
+         *     sandbox sends there is verified with that secret, checked against the contract's `webhooks`, journaled with its
+         *     verdict, and forwarded to this endpoint's `url`. Unknown properties are refused.
+         * @example {
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+         *       "signWith": "endpoint"
+         *     }
+         */
+        WebhookRelaySettings: {
+            secret: components["schemas"]["WebhookSecret"];
+            signWith?: components["schemas"]["WebhookRelaySigning"];
         };
         /**
          * WebhookEndpointCreateRequest
@@ -1706,15 +1868,8 @@ export interface components {
              *     ]
              */
             enabledEvents?: components["schemas"]["EventSubscription"][];
+            relay?: components["schemas"]["WebhookRelaySettings"];
         };
-        /**
-         * WebhookSecret
-         * @description The endpoint's signing secret: `whsec_` and base64. Shown only when it is made (on creation and rotation): keep
-         *     it in the receiver, which verifies each delivery with it, per Standard Webhooks (the `standardwebhooks`
-         *     package does it all).
-         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-         */
-        WebhookSecret: string;
         /**
          * WebhookEndpointWithSecret
          * @description A webhook endpoint with its new signing secret, shown only in this answer.
@@ -1758,6 +1913,8 @@ export interface components {
              * @enum {string}
              */
             status?: "enabled" | "disabled";
+            /** @description Makes the endpoint relay a sandbox's events (see `WebhookRelaySettings`), or, `null`, stop. */
+            relay?: null | components["schemas"]["WebhookRelaySettings"];
         };
         /**
          * SecretRotationRequest
@@ -2406,6 +2563,55 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description The event was verified and checked, and is queued for the endpoint (or was relayed already): the verdict.
+         *     Answered whether or not the event keeps the contract, since the sender would otherwise retry it.
+         */
+        WebhookRelayed: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    payload: components["schemas"]["RelayedWebhook"];
+                    error: components["schemas"]["NoError"];
+                };
+            };
+        };
+        /** @description The body is not JSON, or the endpoint id is malformed; `details` names a malformed parameter. */
+        RelayBadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The event is not signed with the relay's secret (or a `webhook-*` header is missing, or its timestamp is more
+         *     than five minutes off): it is journaled with its verdict and not forwarded, as a receiver must refuse it.
+         */
+        WebhookSignatureInvalid: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /** @description The endpoint exists but does not relay (it has no `relay.secret`). */
+        WebhookRelayNotConfigured: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
         /** @description A page of the partner's events. */
         MockEventPage: {
             headers: {
@@ -2550,6 +2756,21 @@ export interface components {
          */
         EndpointIdPath: components["schemas"]["WebhookEndpointId"];
         /**
+         * @description The event's id (Standard Webhooks `webhook-id`), as the sandbox sent it. Checked by the relay, not by this description: a missing or malformed one is
+         *     `401 E_WEBHOOK_SIGNATURE_INVALID`, journaled with the event, as a receiver would refuse it.
+         */
+        RelayWebhookIdHeader: string;
+        /**
+         * @description When the sandbox signed it, in Unix seconds (`webhook-timestamp`). Checked by the relay, not by this description: a missing or malformed one is
+         *     `401 E_WEBHOOK_SIGNATURE_INVALID`, journaled with the event, as a receiver would refuse it.
+         */
+        RelayWebhookTimestampHeader: string;
+        /**
+         * @description The sandbox's signatures (`webhook-signature`), verified with `relay.secret`. Checked by the relay, not by this description: a missing or malformed one is
+         *     `401 E_WEBHOOK_SIGNATURE_INVALID`, journaled with the event, as a receiver would refuse it.
+         */
+        RelayWebhookSignatureHeader: string;
+        /**
          * @description Only the events of this type.
          * @example document.ready
          */
@@ -2582,6 +2803,8 @@ export type FieldError = components['schemas']['FieldError'];
 export type AdminError = components['schemas']['AdminError'];
 export type AdminErrorEnvelope = components['schemas']['AdminErrorEnvelope'];
 export type JournalEntryId = components['schemas']['JournalEntryId'];
+export type WebhookEndpointId = components['schemas']['WebhookEndpointId'];
+export type RelayedWebhook = components['schemas']['RelayedWebhook'];
 export type RequestJournalEntry = components['schemas']['RequestJournalEntry'];
 export type RequestJournalPage = components['schemas']['RequestJournalPage'];
 export type JournalHeaders = components['schemas']['JournalHeaders'];
@@ -2622,15 +2845,17 @@ export type SeedPartner = components['schemas']['SeedPartner'];
 export type SeedDocument = components['schemas']['SeedDocument'];
 export type SeedReport = components['schemas']['SeedReport'];
 export type DefaultWebhookEndpointState = components['schemas']['DefaultWebhookEndpointState'];
-export type WebhookEndpointId = components['schemas']['WebhookEndpointId'];
 export type WebhookEndpointUrl = components['schemas']['WebhookEndpointUrl'];
 export type WebhookEndpointDescription = components['schemas']['WebhookEndpointDescription'];
 export type EventSubscription = components['schemas']['EventSubscription'];
 export type EnabledEvents = components['schemas']['EnabledEvents'];
+export type WebhookRelaySigning = components['schemas']['WebhookRelaySigning'];
+export type WebhookRelay = components['schemas']['WebhookRelay'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
-export type WebhookEndpointCreateRequest = components['schemas']['WebhookEndpointCreateRequest'];
 export type WebhookSecret = components['schemas']['WebhookSecret'];
+export type WebhookRelaySettings = components['schemas']['WebhookRelaySettings'];
+export type WebhookEndpointCreateRequest = components['schemas']['WebhookEndpointCreateRequest'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type WebhookEndpointDeleted = components['schemas']['WebhookEndpointDeleted'];
 export type WebhookEndpointUpdateRequest = components['schemas']['WebhookEndpointUpdateRequest'];
@@ -2681,6 +2906,10 @@ export type ResponseWebhookEndpointUpdateBadRequest = components['responses']['W
 export type ResponseWebhookEndpointSecretRotated = components['responses']['WebhookEndpointSecretRotated'];
 export type ResponseSecretRotationBadRequest = components['responses']['SecretRotationBadRequest'];
 export type ResponseWebhookEndpointReenabled = components['responses']['WebhookEndpointReenabled'];
+export type ResponseWebhookRelayed = components['responses']['WebhookRelayed'];
+export type ResponseRelayBadRequest = components['responses']['RelayBadRequest'];
+export type ResponseWebhookSignatureInvalid = components['responses']['WebhookSignatureInvalid'];
+export type ResponseWebhookRelayNotConfigured = components['responses']['WebhookRelayNotConfigured'];
 export type ResponseMockEventPage = components['responses']['MockEventPage'];
 export type ResponseEventQueryBadRequest = components['responses']['EventQueryBadRequest'];
 export type ResponseRedeliveryAccepted = components['responses']['RedeliveryAccepted'];
@@ -2699,6 +2928,9 @@ export type ParameterLastEventIdHeader = components['parameters']['LastEventIdHe
 export type ParameterJournalEntryIdPath = components['parameters']['JournalEntryIdPath'];
 export type ParameterFaultIdPath = components['parameters']['FaultIdPath'];
 export type ParameterEndpointIdPath = components['parameters']['EndpointIdPath'];
+export type ParameterRelayWebhookIdHeader = components['parameters']['RelayWebhookIdHeader'];
+export type ParameterRelayWebhookTimestampHeader = components['parameters']['RelayWebhookTimestampHeader'];
+export type ParameterRelayWebhookSignatureHeader = components['parameters']['RelayWebhookSignatureHeader'];
 export type ParameterEventTypeQuery = components['parameters']['EventTypeQuery'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterEventIdPath = components['parameters']['EventIdPath'];
@@ -3333,6 +3565,61 @@ export interface operations {
             401: components["responses"]["PartnerUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    relayWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The event's id (Standard Webhooks `webhook-id`), as the sandbox sent it. Checked by the relay, not by this description: a missing or malformed one is
+                 *     `401 E_WEBHOOK_SIGNATURE_INVALID`, journaled with the event, as a receiver would refuse it.
+                 */
+                "webhook-id"?: components["parameters"]["RelayWebhookIdHeader"];
+                /**
+                 * @description When the sandbox signed it, in Unix seconds (`webhook-timestamp`). Checked by the relay, not by this description: a missing or malformed one is
+                 *     `401 E_WEBHOOK_SIGNATURE_INVALID`, journaled with the event, as a receiver would refuse it.
+                 */
+                "webhook-timestamp"?: components["parameters"]["RelayWebhookTimestampHeader"];
+                /**
+                 * @description The sandbox's signatures (`webhook-signature`), verified with `relay.secret`. Checked by the relay, not by this description: a missing or malformed one is
+                 *     `401 E_WEBHOOK_SIGNATURE_INVALID`, journaled with the event, as a receiver would refuse it.
+                 */
+                "webhook-signature"?: components["parameters"]["RelayWebhookSignatureHeader"];
+                /**
+                 * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
+                 *     `requestId`. One is generated when absent.
+                 * @example req_7Hq2mPz9XwL4
+                 */
+                "x-request-id"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint's `id`.
+                 * @example we_3fTq8ZmP1xLk6VbN9cRw2HsD
+                 */
+                endpointId: components["parameters"]["EndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * @description The event, as the sandbox sent it: any JSON here, since what the contract allows is what the relay checks and
+         *     reports (one of the contract's `webhooks` bodies). At most 1 MiB.
+         */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            202: components["responses"]["WebhookRelayed"];
+            400: components["responses"]["RelayBadRequest"];
+            401: components["responses"]["WebhookSignatureInvalid"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            409: components["responses"]["WebhookRelayNotConfigured"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

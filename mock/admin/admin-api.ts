@@ -27,15 +27,24 @@ import { routeRequest } from '../pipeline/route-request.ts';
 import type { Channel } from '../pipeline/send-answer.ts';
 import { compileRequestValidator } from '../pipeline/request-validator.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
+import { createExchangeRecorder } from '../journal/record-exchange.ts';
 import type { AdminGuard } from './admin-guard.ts';
 import { createAdminHandlers, type AdminServices } from './admin-handlers.ts';
 
 export const adminContractPath = generatedPath('mock-admin', 'openapi.json');
 const adminDocsPath = generatedPath('mock-admin', 'docs', 'index.html');
 
-/** A seed may be large; every other admin body is small. */
+/** A seed may be large, and an event to relay as large as the API's bodies; every other admin body is small. */
 const maxSeedBytes = 16 * 1024 * 1024;
+const maxRelayedEventBytes = 1024 * 1024;
 const maxAdminBodyBytes = 64 * 1024;
+const maxBodyBytesOf: Readonly<Record<string, number>> = { seedStore: maxSeedBytes, relayWebhook: maxRelayedEventBytes };
+
+/**
+ * The webhook relay's route: called by a sandbox, another machine with neither the admin token nor a key, and
+ * authenticated by the event's signature instead (webhooks/relay/), which no page of another site can make.
+ */
+const relayPathPrefix = '/_mock/relay/';
 
 export function isAdminPath(pathname: string): boolean {
   return pathname === '/_mock' || pathname.startsWith('/_mock/');
@@ -63,26 +72,31 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
   };
 
   const guardAdmin: Step = (exchange, next) => {
+    if (exchange.url.pathname.startsWith(relayPathPrefix)) return next();
     const refusal = guard.check(exchange.request.headers, exchange.request.socket.remoteAddress);
     if (!refusal) return next();
     exchange.request.resume();
     respond(exchange, new ApiError(refusal.status, refusal.code, refusal.message));
   };
 
+  const recordRelayed = createExchangeRecorder({ logger, journal: services.journal });
   return {
     run: composePipeline([
       assignRequestId,
       guardAdmin,
       routeRequest(createRouter(operations)),
       authenticate(options.keys),
-      readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => (operationId === 'seedStore' ? maxSeedBytes : maxAdminBodyBytes) }),
+      readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => maxBodyBytesOf[operationId] ?? maxAdminBodyBytes }),
       validateRequest(perOperation(operations, (op) => compileRequestValidator(adminContract, op, compiler))),
       compressDocuments,
       dispatch({ handlers, baseUrl: services.selfUrl, logger }),
     ]),
     // Always on: the admin contract is the mock's own, and what a console or a script builds on.
     finalise: createAnswerFinaliser({ validatorOf: perOperation(operations, (op) => compileResponseValidator(adminContract, op, compiler)), enabled: () => true, logger }),
-    // Admin requests are not the API's: the request journal is what they read, not what they add to.
-    record: () => undefined,
+    // Admin requests are not the API's: the request journal is what they read, not what they add to. But for the
+    // events a sandbox sends the relay: those are the partner's traffic, held against the contract like its requests.
+    record: (exchange, aborted) => {
+      if (exchange.url.pathname.startsWith(relayPathPrefix)) recordRelayed(exchange, aborted);
+    },
   };
 }

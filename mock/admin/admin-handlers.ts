@@ -23,6 +23,7 @@ import type { WebhookEndpointPortal } from '../webhooks/endpoints/endpoint-porta
 import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
 import type { EventPortal } from '../webhooks/event-portal.ts';
 import { webhookHandlers } from '../webhooks/webhook-handlers.ts';
+import type { WebhookRelay } from '../webhooks/relay/webhook-relay.ts';
 import type { SettingsRegistry } from './settings.ts';
 import type { AnswersOf } from '../forced-answers/force-answer.ts';
 
@@ -43,6 +44,8 @@ export interface AdminServices {
   journalFeed: JournalFeed;
   endpoints: WebhookEndpointPortal;
   events: EventPortal;
+  /** Receives the events a real sandbox sends to `/_mock/relay/{endpointId}`. */
+  relay: WebhookRelay;
   /** The operationIds of the API contract served: what a fault may name. */
   apiOperationIds: readonly string[];
   /** The answers each operation documents: what a fault may answer. */

@@ -32,6 +32,7 @@ import type { Store } from '../store/store.ts';
 import { createWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { createWebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
 import { createEventPortal } from '../webhooks/event-portal.ts';
+import { createWebhookRelay } from '../webhooks/relay/webhook-relay.ts';
 import { defaultOutboxOptions } from '../webhooks/outbox/outbox-types.ts';
 import { webhookOutbox } from '../webhooks/outbox/outbox.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
@@ -123,6 +124,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     journalFeed: createJournalFeed({ journal, ...(poll === undefined ? {} : { pollMs: poll }), logger }),
     endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
+    relay: createWebhookRelay({ store, outbox, notify: dispatcher.notify, contract, logger: logger.child({ component: 'webhook-relay' }) }),
     apiOperationIds: operations.map((op) => op.operationId),
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),

@@ -6,6 +6,7 @@
  */
 import { key, numberPart, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
+import type { JournalNote } from '../pipeline/exchange.ts';
 import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
 
 /** One request as journaled. */
@@ -30,6 +31,8 @@ export interface RequestRecord {
   requestViolations?: string[];
   /** When the mock is a proxy: what the upstream did with the request. */
   upstream?: { url: string; outcome: 'answered' | 'unreachable' | 'timeout'; status?: number; durationMs: number };
+  /** An event the webhook relay received: its verdict (bounded by the relay). */
+  webhook?: JournalNote['webhook'];
   /** What was sent and answered (captured-message.ts); absent from entries journaled before the mock kept them. */
   request?: CapturedRequest;
   /** Null when nothing was answered (the client left first). */

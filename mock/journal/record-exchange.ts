@@ -25,7 +25,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       operationId: exchange.operation?.operationId ?? null,
       status,
       durationMs: Math.round(durationMs * 1000) / 1000,
-      ...(exchange.partner ? { partnerId: exchange.partner.id } : {}),
+      ...(exchange.partner ? { partnerId: exchange.partner.id } : exchange.journalNote ? { partnerId: exchange.journalNote.partnerId } : {}),
       partner: exchange.partner?.maskedKey ?? null,
       replayed: exchange.replayed === true,
       ...(exchange.forced ? { forced: exchange.forced } : {}),
@@ -33,6 +33,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
       ...(exchange.upstream ? { upstream: exchange.upstream } : {}),
       ...(exchange.requestViolations ? { requestViolations: exchange.requestViolations } : {}),
+      ...(exchange.journalNote?.webhook ? { webhook: exchange.journalNote.webhook } : {}),
       request: requestOf(exchange),
       response: aborted && !refused ? null : responseOf(exchange),
     };

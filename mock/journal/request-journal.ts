@@ -135,7 +135,7 @@ function bounded(record: RequestRecord): RequestRecord {
 }
 
 /** At most `maxViolations`, each cut, and one saying how many more there were. */
-function boundedViolations(violations: readonly string[]): string[] {
+export function boundedViolations(violations: readonly string[]): string[] {
   return [
     ...violations.slice(0, maxViolations).map((violation) => cut(violation, maxViolationLength)),
     ...(violations.length > maxViolations ? [`… and ${violations.length - maxViolations} more`] : []),

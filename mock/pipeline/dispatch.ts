@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
-import type { Exchange } from './exchange.ts';
+import type { Exchange, JournalNote } from './exchange.ts';
 import type { Step } from './pipeline.ts';
 import { isChange, type HandlerContextOf, type HandlerOf } from './handler.ts';
 import type { ExampleResponder } from './prism-engine.ts';
@@ -49,6 +49,10 @@ export function dispatch(options: { handlers: object; examples?: ExampleResponde
           return headerParams(exchange);
         },
         requestId: exchange.requestId,
+        ...(exchange.rawBody ? { rawBody: exchange.rawBody } : {}),
+        journal: (note: JournalNote) => {
+          exchange.journalNote = note;
+        },
         baseUrl: options.baseUrl(),
       } as unknown as HandlerContextOf<unknown>;
       const result: unknown = await handler(context);

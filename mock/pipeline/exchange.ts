@@ -1,5 +1,6 @@
 /** Everything known about one request while it walks a pipeline, and the answer once one is decided. */
 import type { IncomingMessage } from 'node:http';
+import type { components } from '../../generated/mock-admin/openapi.js';
 import type { ContractOperation } from '../../contract-model/operations.ts';
 import type { Partner } from '../auth/api-keys.ts';
 import type { RequestTarget } from '../http/request-target.ts';
@@ -28,6 +29,15 @@ export function answeredByUpstream(exchange: Pick<Exchange, 'upstream'>): boolea
 /** Whether the answer is the proxy's own 502 or 504: the upstream failed, and the mock did not answer instead. */
 export function upstreamFailed(exchange: Pick<Exchange, 'upstream'>): boolean {
   return exchange.upstream !== undefined && exchange.upstream.outcome !== 'answered' && exchange.upstream.fallback !== true;
+}
+
+/**
+ * What a handler adds to its request's journal entry: the partner the request belongs to when no key said so (an
+ * event the webhook relay received belongs to the relaying endpoint's partner), and the relay's verdict.
+ */
+export interface JournalNote {
+  partnerId: string;
+  webhook?: components['schemas']['RelayedWebhook'];
 }
 
 /** What a step or a handler answers with: a payload to wrap in the envelope, bytes sent as they are, or a stream of events. */
@@ -70,6 +80,7 @@ export interface Exchange {
   contractViolations?: string[];
   /** How the request broke the contract, when a proxy forwarded it anyway (`--upstream-requests forward`). */
   requestViolations?: string[];
+  journalNote?: JournalNote;
 }
 
 const noBody: Body = Object.freeze({ kind: 'none' });

@@ -15,6 +15,7 @@ import type { HeaderParams, OperationId, PathParams, Payload, QueryParams, Reque
 import type { Partner } from '../auth/api-keys.ts';
 import type { AnswerStream } from '../http/answer.ts';
 import type { TxBody } from '../store/store.ts';
+import type { JournalNote } from './exchange.ts';
 
 export type { OperationId } from '../../contract-model/operation-types.ts';
 
@@ -33,6 +34,10 @@ export interface HandlerContextOf<Op> {
   /** The header parameters the operation documents (other than those a step answers for), by their names there. */
   headers: Partial<HeaderParams<Op>>;
   requestId: string;
+  /** The body's bytes as sent, when there was one: what a signature is over (the webhook relay). */
+  rawBody?: Uint8Array;
+  /** Adds to the request's journal entry (see `JournalNote`). */
+  journal(note: JournalNote): void;
   /** Where this server is reached, to build absolute URLs (document downloads). */
   baseUrl: string;
 }

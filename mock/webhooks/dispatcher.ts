@@ -185,7 +185,9 @@ function targets(options: WebhookDispatcherOptions): (endpointId: string) => Pro
     const endpoint = await store.read((tx) => getEndpoint(tx, undefined, endpointId));
     if (!endpoint) return undefined;
     const time = Date.now();
-    return { url: endpoint.url, secrets: endpoint.secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt > time).map((secret) => secret.secret), partnerId: endpoint.partnerId };
+    // A relay may sign with the sandbox's secret, which its receiver keeps for the sandbox.
+    const secrets = endpoint.relay?.signWith === 'upstream' ? [endpoint.relay.secret] : endpoint.secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt > time).map((secret) => secret.secret);
+    return { url: endpoint.url, secrets, partnerId: endpoint.partnerId };
   };
 }
 

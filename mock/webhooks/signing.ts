@@ -22,6 +22,16 @@ export function assertSigningSecret(secret: string): void {
   new Webhook(secret);
 }
 
+/** Whether a secret given by a person (the sandbox's, for the relay) is one Standard Webhooks can sign with. */
+export function isSigningSecret(secret: string): boolean {
+  try {
+    assertSigningSecret(secret);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A secret as Standard Webhooks wants it: `whsec_` and base64. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;

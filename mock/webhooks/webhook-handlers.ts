@@ -7,14 +7,16 @@ import { partnerOf, type AdminHandlers } from '../pipeline/handler.ts';
 import type { WebhookDispatcher } from './dispatcher.ts';
 import type { WebhookEndpointPortal } from './endpoints/endpoint-portal.ts';
 import type { EventPortal } from './event-portal.ts';
+import type { WebhookRelay } from './relay/webhook-relay.ts';
 
 type AdminSchemas = components['schemas'];
 type WebhookHandlerNames =
   | 'listDeliveries' | 'reenableDefaultWebhookEndpoint' | 'listWebhookEndpoints' | 'createWebhookEndpoint' | 'getWebhookEndpoint'
-  | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint' | 'rotateWebhookEndpointSecret' | 'reenableWebhookEndpoint' | 'listEvents' | 'redeliverEvent';
+  | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint' | 'rotateWebhookEndpointSecret' | 'reenableWebhookEndpoint' | 'listEvents' | 'redeliverEvent'
+  | 'relayWebhook';
 
-export function webhookHandlers(services: { dispatcher: WebhookDispatcher; endpoints: WebhookEndpointPortal; events: EventPortal }): Pick<AdminHandlers, WebhookHandlerNames> {
-  const { dispatcher, endpoints, events } = services;
+export function webhookHandlers(services: { dispatcher: WebhookDispatcher; endpoints: WebhookEndpointPortal; events: EventPortal; relay: WebhookRelay }): Pick<AdminHandlers, WebhookHandlerNames> {
+  const { dispatcher, endpoints, events, relay } = services;
   return {
     async listDeliveries({ partner, query }) {
       const limit = query.limit ?? 100;
@@ -26,17 +28,31 @@ export function webhookHandlers(services: { dispatcher: WebhookDispatcher; endpo
       await dispatcher.reenable();
       return { status: 200, payload: { endpointDisabled: await dispatcher.isDisabled() } };
     },
-    listWebhookEndpoints: async (context) => ({ status: 200, payload: { data: await endpoints.list(partnerOf(context).id) } }),
-    createWebhookEndpoint: async (context) => ({ status: 201, payload: await endpoints.create(partnerOf(context).id, context.body) }),
-    getWebhookEndpoint: async (context) => ({ status: 200, payload: await endpoints.get(partnerOf(context).id, context.path.endpointId) }),
-    updateWebhookEndpoint: async (context) => ({ status: 200, payload: await endpoints.update(partnerOf(context).id, context.path.endpointId, context.body) }),
+    listWebhookEndpoints: async (context) => ({ status: 200, payload: { data: (await endpoints.list(partnerOf(context).id)).map((view) => withRelayUrl(view, context.baseUrl)) } }),
+    createWebhookEndpoint: async (context) => ({ status: 201, payload: withRelayUrl(await endpoints.create(partnerOf(context).id, context.body), context.baseUrl) }),
+    getWebhookEndpoint: async (context) => ({ status: 200, payload: withRelayUrl(await endpoints.get(partnerOf(context).id, context.path.endpointId), context.baseUrl) }),
+    updateWebhookEndpoint: async (context) => ({ status: 200, payload: withRelayUrl(await endpoints.update(partnerOf(context).id, context.path.endpointId, context.body), context.baseUrl) }),
     deleteWebhookEndpoint: async (context) => ({ status: 200, payload: await endpoints.delete(partnerOf(context).id, context.path.endpointId) }),
-    rotateWebhookEndpointSecret: async (context) => ({ status: 200, payload: await endpoints.rotateSecret(partnerOf(context).id, context.path.endpointId, context.body?.overlapSeconds) }),
-    reenableWebhookEndpoint: async (context) => ({ status: 200, payload: await endpoints.reenable(partnerOf(context).id, context.path.endpointId) }),
+    rotateWebhookEndpointSecret: async (context) => ({ status: 200, payload: withRelayUrl(await endpoints.rotateSecret(partnerOf(context).id, context.path.endpointId, context.body?.overlapSeconds), context.baseUrl) }),
+    reenableWebhookEndpoint: async (context) => ({ status: 200, payload: withRelayUrl(await endpoints.reenable(partnerOf(context).id, context.path.endpointId), context.baseUrl) }),
+    async relayWebhook(context) {
+      const payload = await relay.receive(context.path.endpointId, {
+        rawBody: context.rawBody ?? new Uint8Array(),
+        body: context.body,
+        headers: context.headers,
+        note: (partnerId, webhook) => context.journal({ partnerId, ...(webhook ? { webhook } : {}) }),
+      });
+      return { status: 202, payload };
+    },
     async listEvents(context) {
       const { limit, cursor, type } = context.query;
       return { status: 200, payload: await events.list(partnerOf(context).id, { limit: limit ?? 20, ...(cursor === undefined ? {} : { cursor }), ...(type === undefined ? {} : { type }) }) };
     },
     redeliverEvent: async (context) => ({ status: 202, payload: await events.redeliver(partnerOf(context).id, context.path.eventId, context.body.endpointId) }),
   };
+}
+
+/** The portal keeps an endpoint's relay as a path; a partner gives the sandbox the URL, where this mock is reached. */
+function withRelayUrl<V extends { relay: AdminSchemas['WebhookRelay'] | null }>(view: V, baseUrl: string): V {
+  return view.relay ? { ...view, relay: { ...view.relay, url: `${baseUrl}${view.relay.url}` } } : view;
 }

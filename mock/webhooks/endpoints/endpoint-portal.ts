@@ -12,8 +12,8 @@ import type { WebhookDispatcher } from '../dispatcher.ts';
 import { endpointUrlProblem } from '../endpoint-url.ts';
 import type { WebhookOutbox } from '../outbox/outbox.ts';
 import type { EndpointState } from '../outbox/outbox-types.ts';
-import { newWebhookSecret } from '../signing.ts';
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type WebhookEndpointRecord } from './endpoint-records.ts';
+import { isSigningSecret, newWebhookSecret } from '../signing.ts';
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type WebhookEndpointRecord, type WebhookRelayRecord } from './endpoint-records.ts';
 
 type AdminSchemas = components['schemas'];
 
@@ -71,6 +71,7 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
         description: settings.description ?? null,
         enabledEvents: settings.enabledEvents ?? ['*'],
         secrets: [{ secret, expiresAt: null }],
+        ...(settings.relay ? { relay: relayOf(settings.relay) } : {}),
         createdAt: now,
         updatedAt: now,
       };
@@ -85,9 +86,12 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
       const refused = problems(settings);
       if (refused.length > 0) throw validationFailed(refused);
       const endpoint = await found(partnerId, endpointId);
-      const { status, ...changes } = settings;
+      const { status, relay, ...changes } = settings;
       const updatedAt = Date.now();
-      const updated = (await store.write((tx) => updateEndpoint(tx, { ...endpoint, ...changes, updatedAt }))) ?? endpoint;
+      const { relay: _previous, ...rest } = endpoint;
+      // `relay: null` stops relaying; left out, the relay stays as it is.
+      const relaying = relay === undefined ? endpoint.relay : relay === null ? undefined : relayOf(relay);
+      const updated = (await store.write((tx) => updateEndpoint(tx, { ...rest, ...changes, ...(relaying ? { relay: relaying } : {}), updatedAt }))) ?? endpoint;
       await switchTo(updated, status);
       return view(updated);
     },
@@ -127,6 +131,9 @@ function settingsProblems(eventTypes: readonly string[]): (settings: EndpointSet
       const problem = endpointUrlProblem(settings.url);
       if (problem) found.push({ in: 'body', field: '/url', ...problem });
     }
+    if (settings.relay && !isSigningSecret(settings.relay.secret)) {
+      found.push({ in: 'body', field: '/relay/secret', code: 'E_PATTERN', message: 'Not a signing secret: give the whsec_ secret the sandbox shows for this URL, whole.' });
+    }
     settings.enabledEvents?.forEach((type, index) => {
       if (!knownEvents.has(type)) found.push({ in: 'body', field: `/enabledEvents/${index}`, code: 'E_NOT_ALLOWED_VALUE', message: `Not an event type: use one of ${[...knownEvents].join(', ')}.` });
     });
@@ -145,9 +152,19 @@ function viewOf(endpoint: WebhookEndpointRecord, { disabled }: EndpointState): W
     status: disabled ? 'disabled' : 'enabled',
     disabled: disabled ? { at: iso(disabled.at), reason: disabled.reason, failedEventId: disabled.failedEventId } : null,
     secretRotation: previous ? { previousSecretExpiresAt: iso(previous.expiresAt as number) } : null,
+    relay: endpoint.relay ? { url: relayPath(endpoint.id), signWith: endpoint.relay.signWith } : null,
     createdAt: iso(endpoint.createdAt),
     updatedAt: iso(endpoint.updatedAt),
   };
+}
+
+function relayOf(settings: AdminSchemas['WebhookRelaySettings']): WebhookRelayRecord {
+  return { secret: settings.secret, signWith: settings.signWith ?? 'endpoint' };
+}
+
+/** Where the sandbox sends an endpoint's events; the admin handlers make it absolute (`relay.url`). */
+export function relayPath(endpointId: string): string {
+  return `/_mock/relay/${endpointId}`;
 }
 
 function iso(milliseconds: number): string {

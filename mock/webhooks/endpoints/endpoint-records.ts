@@ -19,8 +19,18 @@ export interface WebhookEndpointRecord {
    * its `expiresAt`. Every delivery is signed with each secret not yet expired.
    */
   secrets: { secret: string; expiresAt: number | null }[];
+  /**
+   * Set when the endpoint relays a real sandbox's events (`/_mock/relay/{id}`): the sandbox's secret, which verifies
+   * what arrives, and which secret signs what is forwarded (this endpoint's, or the sandbox's). Absent otherwise.
+   */
+  relay?: WebhookRelayRecord;
   createdAt: number;
   updatedAt: number;
+}
+
+export interface WebhookRelayRecord {
+  secret: string;
+  signWith: 'endpoint' | 'upstream';
 }
 
 const endpoints = table<WebhookEndpointRecord>('webhook_endpoints');

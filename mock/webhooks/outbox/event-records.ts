@@ -48,6 +48,11 @@ export function storeEvents(tx: Tx, outboxEvents: readonly OutboxEvent[], now: n
   pruneEvents(tx, options);
 }
 
+/** Whether the partner has an event of this id among those kept. */
+export function hasEvent(tx: Tx, partnerId: string, eventId: string): boolean {
+  return tx.get(eventIds, key(partnerId, eventId)) !== undefined;
+}
+
 /** A pending delivery of event `seq` to an endpoint, at the end of its lane. */
 export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, options: OutboxOptions): void {
   const event = tx.get(events, key(seq)) as EventRow;

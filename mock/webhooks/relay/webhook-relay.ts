@@ -1,0 +1,135 @@
+/**
+ * The webhook relay (`POST /_mock/relay/{endpointId}`): where a real sandbox sends its webhook events when the mock
+ * stands between it and a team's app, so that the events are held against the contract as the proxy holds the
+ * sandbox's answers. Each event is verified with the sandbox's secret (the endpoint's `relay.secret`), checked
+ * against the contract's `webhooks`, and stored in the partner's outbox for the endpoint, which delivers it to the
+ * endpoint's URL byte for byte, under the sandbox's `webhook-id`, with the mock's retries. The verdict goes to the
+ * request journal (`note`) and back to the sandbox.
+ *
+ * What is forwarded: a verified event of a type the contract knows, under an id the contract's `EventId` allows,
+ * even when its body breaks the contract (the receiver should meet what the sandbox really sends). What is not: an
+ * unverified one (a receiver must refuse it, and a relay that re-signed it would launder it), and one the contract
+ * could not name, which the partner portal could not list either.
+ */
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import type { components } from '../../../generated/mock-admin/openapi.js';
+import type { ContractDocument } from '../../../contract-model/document.ts';
+import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
+import { compileWebhookCheck, type WebhookCheck } from '../../../contract-model/webhook-check.ts';
+import { ApiError, notFound } from '../../http/api-error.ts';
+import { cut } from '../../journal/captured-message.ts';
+import { boundedViolations } from '../../journal/request-journal.ts';
+import type { Store } from '../../store/store.ts';
+import type { WebhookEvent } from '../event-payloads.ts';
+import { getEndpoint } from '../endpoints/endpoint-records.ts';
+import type { WebhookOutbox } from '../outbox/outbox.ts';
+import { maskEndpointUrl } from '../endpoint-url.ts';
+
+export type RelayedWebhook = components['schemas']['RelayedWebhook'];
+
+/** One event as it reached the relay. */
+export interface ArrivingEvent {
+  /** The body's bytes as sent: the signature is over them. */
+  rawBody: Uint8Array;
+  /** The body parsed (readBody refused one that is not JSON). */
+  body: unknown;
+  headers: { 'webhook-id'?: string; 'webhook-timestamp'?: string; 'webhook-signature'?: string };
+  /** Journals the verdict in the endpoint's partner's scope, also when the event is then refused. */
+  note: (partnerId: string, verdict?: RelayedWebhook) => void;
+}
+
+export interface WebhookRelay {
+  receive(endpointId: string, event: ArrivingEvent): Promise<RelayedWebhook>;
+}
+
+const shownLength = 100;
+
+export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbox; notify: () => void; contract: ContractDocument; logger: Pick<Logger, 'info' | 'warn'> }): WebhookRelay {
+  const { store, outbox, logger } = options;
+  // Compiled on the first event: most mocks never relay, and compiling the contract's schemas takes a while.
+  let compiled: { check: WebhookCheck; isEventId: (id: string) => boolean } | undefined;
+  const contractChecks = () => {
+    if (compiled) return compiled;
+    const compiler = createSchemaCompiler(options.contract);
+    const eventId = compiler.component('EventId');
+    return (compiled = { check: compileWebhookCheck(options.contract, compiler), isEventId: (id: string) => eventId(id) === true });
+  };
+  return {
+    async receive(endpointId, arriving) {
+      const { check, isEventId } = contractChecks();
+      const endpoint = await store.read((tx) => getEndpoint(tx, undefined, endpointId));
+      if (!endpoint) throw notFound(`webhook endpoint ${endpointId}`);
+      const { partnerId } = endpoint;
+      if (!endpoint.relay) {
+        arriving.note(partnerId);
+        throw new ApiError(409, 'E_WEBHOOK_RELAY_NOT_CONFIGURED', `Webhook endpoint ${endpointId} does not relay: set relay.secret on it (updateWebhookEndpoint) to the secret the sandbox shows for its relay URL.`);
+      }
+      const { headers, body } = arriving;
+      const eventId = headers['webhook-id'];
+      const type = (body as { type?: unknown } | null)?.type;
+      const verdict: RelayedWebhook = {
+        endpointId,
+        eventId: eventId === undefined ? null : cut(eventId, shownLength),
+        type: typeof type === 'string' ? cut(type, shownLength) : null,
+        signature: 'valid',
+        violations: [],
+        forwarded: 'refused',
+      };
+      const refusal = signatureRefusal(endpoint.relay.secret, arriving);
+      if (refusal) {
+        verdict.signature = refusal.signature;
+        arriving.note(partnerId, verdict);
+        logger.warn({ endpointId, eventId: verdict.eventId, reason: refusal.message }, 'relayed webhook refused: signature');
+        throw new ApiError(401, 'E_WEBHOOK_SIGNATURE_INVALID', `${refusal.message} (webhook endpoint ${endpointId}).`);
+      }
+      const lowerCased = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) as Record<string, string>;
+      const violations = check.problems(body, lowerCased);
+      const id = eventId as string;
+      if (!isEventId(id)) violations.push(`header webhook-id: ${JSON.stringify(cut(id, shownLength))} is not an EventId of the contract, so the event is not forwarded`);
+      verdict.violations = boundedViolations(violations);
+      // Only an event the contract can name is stored for the partner's event log, and delivered.
+      if (typeof type === 'string' && check.knows(type) && isEventId(id)) {
+        const stored = await outbox.storeOnce(
+          {
+            partnerId,
+            event: { ...(body as object), id, type } as WebhookEvent,
+            orderingKey: orderingKeyOf(body, type),
+            endpointIds: [endpointId],
+            body: Buffer.from(arriving.rawBody).toString('utf8'),
+          },
+          Date.now(),
+        );
+        verdict.forwarded = stored ? 'queued' : 'duplicate';
+        if (stored) options.notify();
+      }
+      arriving.note(partnerId, verdict);
+      logger.info({ endpointId, eventId: verdict.eventId, type: verdict.type, forwarded: verdict.forwarded, violations: verdict.violations.length, to: maskEndpointUrl(endpoint.url) }, 'webhook relayed');
+      return verdict;
+    },
+  };
+}
+
+/** Why an event's signature does not hold; undefined when it does. */
+function signatureRefusal(secret: string, arriving: ArrivingEvent): { signature: 'missing' | 'invalid'; message: string } | undefined {
+  const { headers } = arriving;
+  const missing = (['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const).filter((name) => headers[name] === undefined);
+  if (missing.length > 0) return { signature: 'missing', message: `The event lacks ${missing.join(', ')}: a Standard Webhooks event carries webhook-id, webhook-timestamp and webhook-signature` };
+  try {
+    new Webhook(secret).verify(Buffer.from(arriving.rawBody), headers as Record<string, string>);
+    return undefined;
+  } catch (error) {
+    const reason = (error as Error).message;
+    // The library's words, made to say what to check.
+    const message = /timestamp/i.test(reason)
+      ? `The event's webhook-timestamp is more than five minutes from now (${reason}): a replay, or a clock that is off`
+      : `No signature in webhook-signature matches the relay's secret (${reason}): check the secret given in relay.secret`;
+    return { signature: 'invalid', message };
+  }
+}
+
+/** The lane an event goes in: its company's, as the mock's own events; one lane for the others. */
+function orderingKeyOf(body: unknown, type: string): string {
+  const company = (body as { data?: { serviceCompanyId?: unknown } }).data?.serviceCompanyId;
+  return typeof company === 'string' && /^[!-~]{1,100}$/.test(company) ? company : cut(`relay:${type}`, shownLength, '');
+}
