@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (config.seedFile !== undefined) {
-    const problem = await seedFromFile(config.seedFile, mock, config.environment === 'sandbox', logger);
+    const problem = await seedFromFile(config.seedFile, mock, { sandbox: config.environment === 'sandbox', ...(config.seedKey === undefined ? {} : { defaultApiKey: config.seedKey }) }, logger);
     if (problem) {
       await mock.close();
       return refuse(problem);
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
 }
 
 /** Applies the seed file; returns what is wrong with it, to refuse the start with. */
-async function seedFromFile(path: string, mock: RunningMock, sandbox: boolean, logger: { info(obj: object, msg: string): void }): Promise<string | undefined> {
+async function seedFromFile(path: string, mock: RunningMock, options: { sandbox: boolean; defaultApiKey?: string }, logger: { info(obj: object, msg: string): void }): Promise<string | undefined> {
   let document: unknown;
   try {
     document = JSON.parse(await readFile(path, 'utf8'));
@@ -86,7 +86,7 @@ async function seedFromFile(path: string, mock: RunningMock, sandbox: boolean, l
     return `--seed ${path}: ${(error as Error).message}`;
   }
   try {
-    const report = await applySeed(document, { baseUrl: mock.url, sandbox });
+    const report = await applySeed(document, { baseUrl: mock.url, ...options });
     logger.info({ seed: path, ...report }, 'seeded');
     return undefined;
   } catch (error) {

@@ -1396,12 +1396,33 @@ export interface components {
             reset: "everything" | "partner";
         };
         /**
-         * SeedApiKey
-         * @description The API key of the partner to seed: `dk_test_` (sandbox) or `dk_live_` (production) and 24 to 64 letters and
-         *     digits, of the mock's environment and accepted by it.
-         * @example dk_test_SeedPartner0000000000000001
+         * RecordingFacts
+         * @description Where and when a recording (`--record`) was made. Its presence makes a seed document a recording.
          */
-        SeedApiKey: string;
+        RecordingFacts: {
+            /**
+             * @description The upstream recorded, its credentials masked.
+             * @example https://sandbox.api.partner-formation.example
+             */
+            upstream: string;
+            /**
+             * Format: date-time
+             * @description When the recording started.
+             * @example 2026-11-26T09:00:00.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When it was last written.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            writtenAt: string;
+            /**
+             * @description How to load it, for a person who opens the file.
+             * @example Recorded by the mock as a proxy (--record). It holds no key: load it with the key of the partner it is for.
+             */
+            about: string;
+        };
         /**
          * Email
          * Format: email
@@ -1527,6 +1548,48 @@ export interface components {
             companies?: components["schemas"]["SeedCompany"][];
         };
         /**
+         * RecordedPartner
+         * @description One partner's part of a recording: labelled with its key masked, never the key itself. It is loaded for the
+         *     partner whose key loads it.
+         */
+        RecordedPartner: {
+            /**
+             * @description The key of the partner whose traffic this is, masked.
+             * @example dk_test_…wxyz
+             */
+            partner: string;
+            /**
+             * @description How the upstream's answers broke the contract while this was recorded, one line each (the operation, the
+             *     status, what broke). A recording with any is refused (`E_VALIDATION_FAILED`, one detail each) until they have
+             *     been read and removed from the file.
+             * @example [
+             *       "getCustomer 200: response body/payload: must have required property 'email'"
+             *     ]
+             */
+            violations: string[];
+            /**
+             * @description The customers and companies the upstream answered with, as the seed creates them.
+             * @example [
+             *       {
+             *         "customer": {
+             *           "email": "ada.lovelace@example.com",
+             *           "firstName": "Ada",
+             *           "lastName": "Lovelace",
+             *           "countryOfResidence": "GBR"
+             *         }
+             *       }
+             *     ]
+             */
+            customers: components["schemas"]["SeedCustomer"][];
+        };
+        /**
+         * SeedApiKey
+         * @description The API key of the partner to seed: `dk_test_` (sandbox) or `dk_live_` (production) and 24 to 64 letters and
+         *     digits, of the mock's environment and accepted by it.
+         * @example dk_test_SeedPartner0000000000000001
+         */
+        SeedApiKey: string;
+        /**
          * SeedPartner
          * @description One partner's part of a seed document.
          */
@@ -1554,8 +1617,34 @@ export interface components {
          *     `E_REQUIRED` at `/apiKey`), or `{ "partners": [{ "apiKey", "customers": […] }] }` for several. Exactly one of
          *     `customers` and `partners` is given (otherwise `E_REQUIRED` at `/customers`, or `E_NOT_ALLOWED_VALUE` at
          *     `/partners` when both are). See `examples/seed.json` in the contract kit.
+         *
+         *     A **recording** (`--record`) is a seed too: `{ "recording": {…}, "recorded": [{ "partner", "violations",
+         *     "customers" }] }`. It holds no key: it is loaded for the partner of the request's `Authorization` (or of
+         *     `--seed-key`), from the section labelled with that key masked, or from its only section. A section whose
+         *     `violations` are not empty is refused, each violation a detail, until they are removed from the file.
          */
         SeedDocument: {
+            recording?: components["schemas"]["RecordingFacts"];
+            /**
+             * @description A recording's sections, one per partner whose traffic passed through.
+             * @example [
+             *       {
+             *         "partner": "dk_test_…wxyz",
+             *         "violations": [],
+             *         "customers": [
+             *           {
+             *             "customer": {
+             *               "email": "ada.lovelace@example.com",
+             *               "firstName": "Ada",
+             *               "lastName": "Lovelace",
+             *               "countryOfResidence": "GBR"
+             *             }
+             *           }
+             *         ]
+             *       }
+             *     ]
+             */
+            recorded?: components["schemas"]["RecordedPartner"][];
             apiKey?: components["schemas"]["SeedApiKey"];
             /**
              * @description The partner's customers, created in order.
@@ -2831,7 +2920,7 @@ export type Fault = components['schemas']['Fault'];
 export type FaultList = components['schemas']['FaultList'];
 export type FaultArmRequest = components['schemas']['FaultArmRequest'];
 export type ResetReport = components['schemas']['ResetReport'];
-export type SeedApiKey = components['schemas']['SeedApiKey'];
+export type RecordingFacts = components['schemas']['RecordingFacts'];
 export type Email = components['schemas']['Email'];
 export type PersonName = components['schemas']['PersonName'];
 export type CountryCode = components['schemas']['CountryCode'];
@@ -2841,6 +2930,8 @@ export type FormationStatus = components['schemas']['FormationStatus'];
 export type FormationFailureReason = components['schemas']['FormationFailureReason'];
 export type SeedCompany = components['schemas']['SeedCompany'];
 export type SeedCustomer = components['schemas']['SeedCustomer'];
+export type RecordedPartner = components['schemas']['RecordedPartner'];
+export type SeedApiKey = components['schemas']['SeedApiKey'];
 export type SeedPartner = components['schemas']['SeedPartner'];
 export type SeedDocument = components['schemas']['SeedDocument'];
 export type SeedReport = components['schemas']['SeedReport'];

@@ -96,7 +96,11 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
     // Admin requests are not the API's: the request journal is what they read, not what they add to. But for the
     // events a sandbox sends the relay: those are the partner's traffic, held against the contract like its requests.
     record: (exchange, aborted) => {
-      if (exchange.url.pathname.startsWith(relayPathPrefix)) recordRelayed(exchange, aborted);
+      if (!exchange.url.pathname.startsWith(relayPathPrefix)) return;
+      // Once the endpoint is known, in its partner's journal. A request for no endpoint (anyone may send one) would
+      // only wear the journal down: it is logged.
+      if (exchange.journalNote) recordRelayed(exchange, aborted);
+      else logger.info({ requestId: exchange.requestId, status: exchange.response?.status, path: exchange.url.pathname.slice(0, 200) }, 'webhook relay request for no relaying endpoint');
     },
   };
 }

@@ -68,7 +68,18 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
           ...answerHere({ fallback: false }),
         ],
   );
-  return { run, finalise, record: createExchangeRecorder({ logger, journal: services.journal }) };
+  const journal = createExchangeRecorder({ logger, journal: services.journal });
+  const { recording } = services;
+  return {
+    run,
+    finalise,
+    record: recording
+      ? (exchange, aborted) => {
+          journal(exchange, aborted);
+          recording.observe(exchange);
+        }
+      : journal,
+  };
 }
 
 /**

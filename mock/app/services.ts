@@ -33,6 +33,7 @@ import { createWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { createWebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
 import { createEventPortal } from '../webhooks/event-portal.ts';
 import { createWebhookRelay } from '../webhooks/relay/webhook-relay.ts';
+import { openRecording, RecordingRefused, type Recording } from '../proxy/recording.ts';
 import { defaultOutboxOptions } from '../webhooks/outbox/outbox-types.ts';
 import { webhookOutbox } from '../webhooks/outbox/outbox.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
@@ -63,6 +64,8 @@ export interface Services {
   /** The answers each operation documents, for a forced answer (`Prefer`, or a fault armed). */
   documentedAnswers: AnswersOf;
   stopWork(): Promise<void>;
+  /** What passes through the proxy, written as a seed (`--record`). */
+  recording: Recording | undefined;
 }
 
 /** How often a process looks for work others stored, on a store several processes share. */
@@ -71,6 +74,10 @@ const pollMs = 250;
 export async function createServices(config: MockConfig, logger: Logger, store: Store, overrides: Overrides): Promise<Services> {
   const contract = await loadContract(config.contractPath);
   const operations = listOperations(contract);
+  // Before anything starts working: a path that cannot be recorded to refuses the start with nothing to stop.
+  const recording = config.upstream?.record === undefined ? undefined : await openRecording({ path: config.upstream.record, upstream: config.upstream.url, contract, logger }).catch((error: unknown) => {
+    throw error instanceof RecordingRefused ? new ConfigError(error.message) : error;
+  });
   // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
   const key = async (name: string) => Buffer.from(await secret(store, name, () => randomBytes(32).toString('base64')), 'base64');
   const cursors = createCursorCodec(await key('cursor-key'));
@@ -99,7 +106,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     timeline: { mode: config.formationTimeline, stepDelayMs: config.formationStepDelayMs }, now: () => new Date(),
     logger: logger.child({ component: 'formation' }), ...(poll === undefined ? {} : { pollMs: poll }),
   });
-  const stopWork = () => Promise.all([formation.close(), dispatcher.close()]).then(() => undefined);
+  const stopWork = () => Promise.all([formation.close(), dispatcher.close(), recording?.flush()]).then(() => undefined);
   const now = () => new Date();
   const handlers: Handlers = {
     ...customerHandlers({ store, cursors, now, companiesOf: companySummariesOf, maxCompaniesShown: maxItemsOf(contract, 'Customer', 'companies') }),
@@ -129,7 +136,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
-  return { store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
+  return { recording, store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

@@ -20,13 +20,15 @@ export interface MockConfig {
    * A server speaking the contract (the real sandbox) that API requests are forwarded to (`--upstream`): the mock is
    * then a proxy that checks both sides against the contract.
    */
-  upstream?: { url: string; timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward' };
+  upstream?: { url: string; timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward'; /** `--record FILE`. */ record?: string };
   /** Required on every admin route when set (`--admin-token`). */
   adminToken?: string;
   /** Where state is kept (`--store`). */
   store: StoreSpec;
   /** A seed file applied at start (`--seed`). */
   seedFile?: string;
+  /** The key of the partner a seed without keys (a recording) is loaded for (`--seed-key`). */
+  seedKey?: string;
   /** What to do with an operation of the served contract that has no handler: refuse to start, or answer from its examples. */
   unhandledOperations: 'refuse' | 'examples';
   webhookUrl?: string;
@@ -95,12 +97,14 @@ const options: Option[] = [
   { flag: 'host', env: 'HOST', type: 'string', placeholder: 'ADDR', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)' },
   { flag: 'store', env: 'STORE', type: 'string', placeholder: 'SPEC', help: `where state is kept: sqlite:PATH (default ${defaultStoreSpec}), memory, or redis://HOST:PORT[/DB] for several mocks sharing it` },
   { flag: 'seed', env: 'SEED_FILE', type: 'string', placeholder: 'FILE', help: 'customers and companies to load at start, through the API (see examples/seed.json)' },
+  { flag: 'seed-key', env: 'SEED_KEY', type: 'string', placeholder: 'KEY', help: 'the key of the partner a seed without keys is loaded for: a recording (--record), or { customers } with no apiKey' },
   { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route: for a mock shared on a network (default: none)' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
   { flag: 'upstream', env: 'UPSTREAM', type: 'string', placeholder: 'URL', help: 'forward every API request to this server (the real sandbox), with the caller\'s own key, and check the request and the answer against the contract: a proxy (default: none, the mock answers)' },
   { flag: 'upstream-fallback', env: 'UPSTREAM_FALLBACK', type: 'string', placeholder: 'on|off', help: 'answer from the mock itself where the upstream lacks an operation (404 without the contract\'s E_NOT_FOUND, 501) or fails (unreachable, too slow), marked x-mock-fallback (default off)' },
   { flag: 'upstream-requests', env: 'UPSTREAM_REQUESTS', type: 'string', placeholder: 'refuse|forward', help: 'what the proxy does with a request the contract refuses: answer 400 as the mock would, or forward it with its violations noted, in x-mock-request-violations and the journal (default refuse)' },
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to answer before the proxy answers 504 (default 30s)' },
+  { flag: 'record', env: 'RECORD_FILE', type: 'string', placeholder: 'FILE', help: 'write the customers and companies the upstream answered with to FILE, a seed for --seed (no key is written: load it with --seed-key); FILE must not exist yet' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },
@@ -190,7 +194,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   if (publicUrl !== undefined) url(publicUrl, 'public-url');
   const upstreamUrl = value('upstream');
   if (upstreamUrl !== undefined) url(upstreamUrl, 'upstream');
-  for (const flag of ['upstream-timeout', 'upstream-fallback', 'upstream-requests']) if (upstreamUrl === undefined && value(flag) !== undefined) throw new ConfigError(`--${flag} needs --upstream`);
+  for (const flag of ['upstream-timeout', 'upstream-fallback', 'upstream-requests', 'record']) if (upstreamUrl === undefined && value(flag) !== undefined) throw new ConfigError(`--${flag} needs --upstream`);
+  if (value('seed-key') !== undefined && value('seed') === undefined) throw new ConfigError('--seed-key needs --seed');
   const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
   const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
   const foreign = apiKeys?.find((key) => !key.startsWith(prefix) || !wellFormedKey.test(key));
@@ -207,10 +212,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       host: value('host') ?? '127.0.0.1',
       environment,
       publicUrl: publicUrl?.replace(/\/+$/, ''),
-      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout'), fallback: onOff(value('upstream-fallback') ?? 'off', 'upstream-fallback'), requests: oneOf(value('upstream-requests') ?? 'refuse', 'upstream-requests', ['refuse', 'forward'] as const) } }),
+      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout'), fallback: onOff(value('upstream-fallback') ?? 'off', 'upstream-fallback'), requests: oneOf(value('upstream-requests') ?? 'refuse', 'upstream-requests', ['refuse', 'forward'] as const), ...(value('record') === undefined ? {} : { record: value('record') }) } }),
       store,
       adminToken: adminToken(value('admin-token')),
       seedFile: value('seed'),
+      seedKey: value('seed-key'),
       unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
       webhookUrl,
       webhookSecret: secret,

@@ -162,8 +162,13 @@ function utf8(bytes: Buffer, partial: boolean): string | undefined {
 }
 
 /** Control characters other than tab shown as U+FFFD, so that a header value prints on one line. */
-function printable(text: string): string {
+export function printable(text: string): string {
   return text.replace(/[\x00-\x08\x0A-\x1F\x7F]/g, '\uFFFD');
+}
+
+/** Every control character, tab included, shown as U+FFFD: for values the journal's schemas keep to one plain line. */
+export function withoutControls(text: string): string {
+  return text.replace(/[\x00-\x1F\x7F]/g, '\uFFFD');
 }
 
 /** At most `length` UTF-16 units, never ending in half a surrogate pair, `ellipsis` added when cut. */

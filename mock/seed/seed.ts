@@ -8,6 +8,8 @@
  */
 import type { CCorpFormationRequest, CustomerCreateRequest, FieldError, FormationFailureReason, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
+import { maskKey } from '../auth/api-keys.ts';
+import { cut } from '../journal/captured-message.ts';
 
 type FormationBody = Omit<LlcFormationRequest, 'serviceCustomerId'> | Omit<CCorpFormationRequest, 'serviceCustomerId'>;
 
@@ -26,6 +28,20 @@ export interface SeedCustomer {
 export interface SeedPartner {
   apiKey: string;
   customers: SeedCustomer[];
+}
+
+/** One partner's section of a recording (proxy/recording.ts): labelled with its key masked, never the key. */
+export interface RecordedPartner {
+  partner: string;
+  /** How the upstream's answers broke the contract while this was recorded; a recording with any is refused. */
+  violations: string[];
+  customers: SeedCustomer[];
+}
+
+/** A recording: what passed through the mock as a proxy, per partner, loaded for the partner whose key loads it. */
+export interface RecordingDocument {
+  recording: { upstream: string; startedAt: string; writtenAt: string; about: string };
+  recorded: RecordedPartner[];
 }
 
 export interface SeedReport {
@@ -52,6 +68,10 @@ export function readSeed(document: unknown, defaultApiKey?: string): { partners:
   const problems: FieldError[] = [];
   const report = (field: string, code: FieldError['code'], message: string) => problems.push({ in: 'body', field, code, message });
   if (!isObject(document)) throw new SeedError('A seed is a JSON object.', [{ in: 'body', field: '', code: 'E_TYPE', message: 'Must be an object with partners, or with customers.' }]);
+  if (document.recording !== undefined) {
+    const { partner, at } = recordedPartner(document, defaultApiKey);
+    return { partners: [partner], pointer: () => at };
+  }
   if (document.partners !== undefined && document.customers !== undefined) {
     throw new SeedError('A seed gives either customers (one partner) or partners, not both.', [{ in: 'body', field: '/partners', code: 'E_NOT_ALLOWED_VALUE', message: 'Give either customers (one partner) or partners, not both.' }]);
   }
@@ -70,6 +90,36 @@ export function readSeed(document: unknown, defaultApiKey?: string): { partners:
   }
   if (problems.length > 0) throw new SeedError('The seed is not well formed; see details.', problems);
   return { partners: partners as SeedPartner[], pointer };
+}
+
+/**
+ * The section of a recording for the partner of `apiKey`: the one labelled with that key masked, or the only one. A
+ * recording is data from a real sandbox: one whose answers broke the contract is refused, with what broke, until the
+ * violations are read and removed from the file.
+ */
+function recordedPartner(document: Record<string, unknown>, apiKey: string | undefined): { partner: SeedPartner; at: string } {
+  if (apiKey === undefined) throw new SeedError('A recording holds no key: load it with the key of the partner it is for.', [{ in: 'body', field: '/apiKey', code: 'E_REQUIRED', message: 'Send the partner\'s key in Authorization (POST /_mock/seed), or give --seed-key with --seed.' }]);
+  const sections = Array.isArray(document.recorded) ? (document.recorded as unknown[]).filter(isObject) : [];
+  const masked = maskKey(apiKey);
+  const index = sections.length === 1 ? 0 : sections.findIndex((section) => section.partner === masked);
+  const section = sections[index];
+  if (!section) {
+    const labels = cut(sections.map((candidate) => String(candidate.partner)).join(', ') || 'none', 800);
+    throw new SeedError(`The recording has no section for ${masked}.`, [{ in: 'body', field: '/recorded', code: 'E_NOT_ALLOWED_VALUE', message: `Its sections are for ${labels}: load it with one of those keys.` }]);
+  }
+  const violations = Array.isArray(section.violations) ? section.violations.map(String) : [];
+  if (violations.length > 0) {
+    throw new SeedError(
+      `The recording for ${String(section.partner)} holds ${violations.length} answers of the upstream that broke the contract; read them, then remove them from the file to load it anyway.`,
+      violations.slice(0, 100).map((violation, n) => ({ in: 'body', field: `/recorded/${index}/violations/${n}`, code: 'E_INVALID', message: cut(violation, 1000) })),
+    );
+  }
+  const problems: FieldError[] = [];
+  const at = `/recorded/${index}`;
+  if (!Array.isArray(section.customers)) problems.push({ in: 'body', field: `${at}/customers`, code: 'E_TYPE', message: 'Must be an array of { customer, companies }.' });
+  else section.customers.forEach((entry: unknown, n) => checkCustomer(entry, `${at}/customers/${n}`, (field, code, message) => problems.push({ in: 'body', field, code, message })));
+  if (problems.length > 0) throw new SeedError('The recording is not well formed; see details.', problems);
+  return { partner: { apiKey, customers: section.customers as SeedCustomer[] }, at };
 }
 
 function checkCustomer(entry: unknown, at: string, report: (field: string, code: FieldError['code'], message: string) => void): void {

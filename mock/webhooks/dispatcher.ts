@@ -16,7 +16,7 @@ import { sendAttempt, type AttemptResult } from './attempt.ts';
 import { getEndpoint, listEndpoints } from './endpoints/endpoint-records.ts';
 import { maskEndpointUrl } from './endpoint-url.ts';
 import { buildEndpointDisabledEvent, type WebhookEventType } from './event-payloads.ts';
-import { endpointLaneKey } from './outbox/outbox-tables.ts';
+import { endpointLaneKey, relayLanePrefix } from './outbox/outbox-tables.ts';
 import type { WebhookOutbox } from './outbox/outbox.ts';
 import type { AttemptRecord, DeliveryOutcome, DeliveryRecord, LaneClaim, OutboxEvent } from './outbox/outbox-types.ts';
 import { assertSigningSecret, signedHeaders } from './signing.ts';
@@ -82,6 +82,11 @@ interface Target {
   url: string;
   secrets: string[];
   partnerId: string;
+  /**
+   * Set when the endpoint relays a sandbox's events signed with the sandbox's own secret (`relay.signWith:
+   * upstream`): what signs those events, and those only. The mock's own events are never signed as the sandbox.
+   */
+  relaySecret?: string;
 }
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
@@ -185,9 +190,8 @@ function targets(options: WebhookDispatcherOptions): (endpointId: string) => Pro
     const endpoint = await store.read((tx) => getEndpoint(tx, undefined, endpointId));
     if (!endpoint) return undefined;
     const time = Date.now();
-    // A relay may sign with the sandbox's secret, which its receiver keeps for the sandbox.
-    const secrets = endpoint.relay?.signWith === 'upstream' ? [endpoint.relay.secret] : endpoint.secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt > time).map((secret) => secret.secret);
-    return { url: endpoint.url, secrets, partnerId: endpoint.partnerId };
+    const secrets = endpoint.secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt > time).map((secret) => secret.secret);
+    return { url: endpoint.url, secrets, partnerId: endpoint.partnerId, ...(endpoint.relay?.signWith === 'upstream' ? { relaySecret: endpoint.relay.secret } : {}) };
   };
 }
 
@@ -240,7 +244,7 @@ function createAttempts(options: WebhookDispatcherOptions & { targetOf: (endpoin
     const result = await sendAttempt({
       url: target.url,
       // Signed per attempt: the timestamp is this attempt's, the id and the body never change.
-      headers: signedHeaders(target.secrets, claim.eventId, claim.body, at),
+      headers: signedHeaders(target.relaySecret !== undefined && claim.laneKey.startsWith(relayLanePrefix) ? [target.relaySecret] : target.secrets, claim.eventId, claim.body, at),
       body: claim.body,
       timeoutMs: attemptTimeoutMs,
       signal: closing,

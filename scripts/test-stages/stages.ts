@@ -10,6 +10,8 @@ export const stageScripts = [
   'typecheck',
   'test:unit',
   'test:contract',
+  // The same suite through the mock as a proxy (--upstream) of another mock, webhooks through its relay.
+  'test:contract:proxy',
   // The slow groups of tests/ (vitest.config.ts), each its own stage so that the summary shows its time.
   'test:packages',
   'test:browser',

@@ -18,13 +18,14 @@ import type { ContractDocument } from '../../../contract-model/document.ts';
 import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
 import { compileWebhookCheck, type WebhookCheck } from '../../../contract-model/webhook-check.ts';
 import { ApiError, notFound } from '../../http/api-error.ts';
-import { cut } from '../../journal/captured-message.ts';
+import { cut, withoutControls } from '../../journal/captured-message.ts';
 import { boundedViolations } from '../../journal/request-journal.ts';
 import type { Store } from '../../store/store.ts';
 import type { WebhookEvent } from '../event-payloads.ts';
 import { getEndpoint } from '../endpoints/endpoint-records.ts';
 import type { WebhookOutbox } from '../outbox/outbox.ts';
 import { maskEndpointUrl } from '../endpoint-url.ts';
+import { relayLanePrefix } from '../outbox/outbox-tables.ts';
 
 export type RelayedWebhook = components['schemas']['RelayedWebhook'];
 
@@ -70,8 +71,8 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
       const type = (body as { type?: unknown } | null)?.type;
       const verdict: RelayedWebhook = {
         endpointId,
-        eventId: eventId === undefined ? null : cut(eventId, shownLength),
-        type: typeof type === 'string' ? cut(type, shownLength) : null,
+        eventId: eventId === undefined ? null : shown(eventId),
+        type: typeof type === 'string' ? shown(type) : null,
         signature: 'valid',
         violations: [],
         forwarded: 'refused',
@@ -87,7 +88,8 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
       const violations = check.problems(body, lowerCased);
       const id = eventId as string;
       if (!isEventId(id)) violations.push(`header webhook-id: ${JSON.stringify(cut(id, shownLength))} is not an EventId of the contract, so the event is not forwarded`);
-      verdict.violations = boundedViolations(violations);
+      // What a sender controls (a type, a property name) shows on one plain line, as the journal's schemas want.
+      verdict.violations = boundedViolations(violations.map(withoutControls));
       // Only an event the contract can name is stored for the partner's event log, and delivered.
       if (typeof type === 'string' && check.knows(type) && isEventId(id)) {
         const stored = await outbox.storeOnce(
@@ -128,8 +130,16 @@ function signatureRefusal(secret: string, arriving: ArrivingEvent): { signature:
   }
 }
 
-/** The lane an event goes in: its company's, as the mock's own events; one lane for the others. */
+/**
+ * The lane an event goes in: one per company, as the mock's own events, one for the others; apart from the mock's
+ * own lanes (`relayLanePrefix`), so that the dispatcher knows a relayed event by its lane (it may be signed with the
+ * sandbox's secret, which the mock's own events never are) and no sender can name a lane of the mock's.
+ */
 function orderingKeyOf(body: unknown, type: string): string {
   const company = (body as { data?: { serviceCompanyId?: unknown } }).data?.serviceCompanyId;
-  return typeof company === 'string' && /^[!-~]{1,100}$/.test(company) ? company : cut(`relay:${type}`, shownLength, '');
+  return `${relayLanePrefix}${typeof company === 'string' && /^[!-~]{1,80}$/.test(company) ? company : type}`;
+}
+
+function shown(text: string): string {
+  return cut(withoutControls(text), shownLength);
 }

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyViolationsReport, violationRows } from '../../../contract-tests/support/proxy-report.ts';
 import { newWebhookSecret } from '../../../mock/webhooks/signing.ts';
-import { createCompany, createCustomer, customerBody, eventually, llcBody, simulate } from '../support/http-fixtures.ts';
+import { createCompany, createCustomer, eventually, llcBody, simulate } from '../support/http-fixtures.ts';
 import { expectCleanJournal, journalOf } from '../support/journal-check.ts';
 import { otherSandboxKey, sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
@@ -163,6 +163,13 @@ describe('relaying the events of a sandbox that gets them wrong', () => {
     expect(receiver.requests.map((request) => request.headers['webhook-id'])).not.toContain(forged.id);
   });
 
+  it('keeps what a sender controls to one plain line: the journal stays readable', async () => {
+    const answer = await send({ ...completed(eventId()), type: 'company.\u0001renamed\t' }, { secret: newWebhookSecret() });
+    expect(answer.status).toBe(401);
+    expect((await proxy.call('/_mock/requests', { key: null, headers: { 'x-mock-admin-token': 'relay-admin-token' } })).status).toBe(200);
+    expect((await journalOf(proxy)).find((entry) => entry.webhook?.type?.startsWith('company.\uFFFD'))?.webhook?.type).toBe('company.\uFFFDrenamed\uFFFD');
+  });
+
   it('names each way a payload breaks the contract once, at its pointer, and forwards it all the same', async () => {
     const { filingDate: _left, ...data } = completed('').data;
     const id = eventId();
@@ -203,5 +210,14 @@ describe('relaying the events of a sandbox that gets them wrong', () => {
     // The other admin routes still want the token.
     expect((await proxy.call('/_mock/requests', { key: null })).status).toBe(401);
     await expectCleanJournal(proxy);
+  });
+
+  it('signs the mock’s own events to the endpoint with the endpoint’s secret, never the sandbox’s', async () => {
+    const customer = await createCustomer(proxy, { key: sandboxKey });
+    const company = await createCompany(proxy, llcBody(customer.serviceCustomerId));
+    expect((await simulate(proxy, company.serviceCompanyId, { target: 'NEXT' })).status).toBe(200);
+    const own = await eventually(() => receiver.requests.find((request) => request.body.includes(company.serviceCompanyId)));
+    expect(own.verified).toBe(false);
+    expect(() => new Webhook(endpoint.secret).verify(own.body, own.headers)).not.toThrow();
   });
 });
