@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildMock, startMockProcess, type MockProcess } from '../mock/launch/mock-process.ts';
 import { newSandboxKey } from './support/fresh-ids.ts';
+import { mockAdminClient } from './support/mock-admin.ts';
 import { onInterrupt } from './support/interrupt.ts';
 import { freePort } from './support/processes.ts';
 import { projectRoot } from './support/project-files.ts';
@@ -71,28 +72,24 @@ async function main(): Promise<number> {
  * receiver and relays, and in the sandbox's portal an endpoint whose URL is that relay, whose secret the relay gets.
  */
 async function wireRelay(options: { sandbox: string; proxy: string; apiKey: string; receiverUrl: string }): Promise<{ receiverSecret: string }> {
-  const local = await admin<{ id: string; secret: string }>(options.proxy, '/_mock/webhook-endpoints', options.apiKey, 'POST', { url: options.receiverUrl, description: 'the suite’s receiver' });
-  const upstream = await admin<{ secret: string }>(options.sandbox, '/_mock/webhook-endpoints', options.apiKey, 'POST', { url: `${options.proxy}/_mock/relay/${local.id}`, description: 'the proxy’s relay' });
-  await admin(options.proxy, `/_mock/webhook-endpoints/${local.id}`, options.apiKey, 'PATCH', { relay: { secret: upstream.secret } });
+  const [proxy, sandbox] = [mockAdminClient(options.proxy, { apiKey: options.apiKey }), mockAdminClient(options.sandbox, { apiKey: options.apiKey })];
+  const local = payloadOf('creating the receiver’s endpoint', await proxy.POST('/_mock/webhook-endpoints', { body: { url: options.receiverUrl, description: 'the suite’s receiver' } }));
+  const upstream = payloadOf('creating the sandbox’s endpoint', await sandbox.POST('/_mock/webhook-endpoints', { body: { url: `${options.proxy}/_mock/relay/${local.id}`, description: 'the proxy’s relay' } }));
+  payloadOf('making it relay', await proxy.PATCH('/_mock/webhook-endpoints/{endpointId}', { params: { path: { endpointId: local.id } }, body: { relay: { secret: upstream.secret } } }));
   return { receiverSecret: local.secret };
 }
 
 async function relayedEvents(proxy: string, apiKey: string): Promise<number> {
-  const page = await admin<{ data: { webhook?: { signature: string; forwarded: string } }[] }>(proxy, '/_mock/requests?operationId=relayWebhook&limit=1000', apiKey, 'GET');
+  const page = payloadOf('reading the journal', await mockAdminClient(proxy, { apiKey }).GET('/_mock/requests', { params: { query: { operationId: 'relayWebhook', limit: 1000 } } }));
   const refused = page.data.filter((entry) => entry.webhook?.signature !== 'valid');
   if (refused.length > 0) throw new Error(`the relay refused ${refused.length} events the sandbox signed`);
   return page.data.length;
 }
 
-async function admin<T>(baseUrl: string, path: string, apiKey: string, method: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const envelope = (await response.json()) as { payload: T; error: { message?: string } };
-  if (!response.ok) throw new Error(`${method} ${path} at ${baseUrl}: ${response.status} ${envelope.error.message ?? ''}`);
-  return envelope.payload;
+/** The payload of an admin answer, or an error saying what failed. */
+function payloadOf<T>(what: string, result: { data?: { payload: T }; error?: { error?: { message?: string } }; response: Response }): T {
+  if (!result.data) throw new Error(`${what}: ${result.response.status} ${result.error?.error?.message ?? ''}`);
+  return result.data.payload;
 }
 
 /** `npm run test:sandbox` as a partner runs it, its output passed through and kept to read the report. */

@@ -837,7 +837,7 @@ export interface components {
              *     (with the JSON Pointer), an `id` other than `webhook-id`. One message each, cut to 1000 characters; at most
              *     20, a 21st saying how many more. Empty when it keeps the contract.
              * @example [
-             *       "body /data/status: must be equal to one of the allowed values"
+             *       "body/data/status: must be equal to one of the allowed values"
              *     ]
              */
             violations: string[];

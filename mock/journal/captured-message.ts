@@ -162,7 +162,7 @@ function utf8(bytes: Buffer, partial: boolean): string | undefined {
 }
 
 /** Control characters other than tab shown as U+FFFD, so that a header value prints on one line. */
-export function printable(text: string): string {
+function printable(text: string): string {
   return text.replace(/[\x00-\x08\x0A-\x1F\x7F]/g, '\uFFFD');
 }
 

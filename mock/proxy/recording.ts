@@ -35,16 +35,16 @@ const maxViolations = 100;
 /** As a field error's message may be, so that a refusal of the recording can quote each. */
 const maxViolationLength = 1000;
 const writeDelayMs = 200;
+/** The operations whose answers hold customers, and those whose answers hold companies (one, or a page of them). */
+const customerOperations = new Set(['createCustomer', 'getCustomer', 'listCustomers']);
+const companyOperations = new Set(['createCompany', 'getCompany', 'listCompanies', 'simulateCompanyFormation']);
 
 interface Section {
   /** The partner's key, masked: the section's label (two partners' labels may be alike; their sections are not). */
   label: string;
-  customers: Map<string, { customer: CustomerCreateRequest; companies: Map<string, RecordedCompany> }>;
+  customers: Map<string, { customer: CustomerCreateRequest; companies: Map<string, SeedCompany> }>;
   violations: string[];
 }
-
-/** A company as the seed creates it: the fields of its formation request, taken from an answer, and its status. */
-type RecordedCompany = SeedCompany;
 
 /** The recording cannot start: what to do is in the message. */
 export class RecordingRefused extends Error {
@@ -101,8 +101,8 @@ function createRecording(options: { path: string; upstream: string; contract: Co
   const flush = (): Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
-    const document = documentOf(sections, { upstream: maskEndpointUrl(options.upstream), startedAt });
-    writing = writing.then(() => writeWhole(options.path, document)).catch((error: unknown) => options.logger.error({ err: error, record: options.path }, 'the recording could not be written'));
+    // Made when its turn comes, from what is known then: writes that queue behind a slow disk hold no copies.
+    writing = writing.then(() => writeWhole(options.path, documentOf(sections, { upstream: maskEndpointUrl(options.upstream), startedAt }))).catch((error: unknown) => options.logger.error({ err: error, record: options.path }, 'the recording could not be written'));
     return writing;
   };
 
@@ -122,8 +122,8 @@ function createRecording(options: { path: string; upstream: string; contract: Co
       const payload = (exchange.response?.json as { payload?: unknown } | undefined)?.payload as Record<string, unknown> | undefined;
       if (!payload) return;
       const items = Array.isArray(payload.data) ? (payload.data as Record<string, unknown>[]) : [payload];
-      if (operationId === 'createCustomer' || operationId === 'getCustomer' || operationId === 'listCustomers') items.forEach((item) => customer(section, item));
-      else if (operationId === 'createCompany' || operationId === 'getCompany' || operationId === 'listCompanies' || operationId === 'simulateCompanyFormation') items.forEach((item) => company(section, item));
+      if (customerOperations.has(operationId)) items.forEach((item) => customer(section, item));
+      else if (companyOperations.has(operationId)) items.forEach((item) => company(section, item));
       else return;
       schedule();
     },
