@@ -89,13 +89,16 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   });
   const webhookSecret = config.webhookSecret ?? (await secret(store, 'webhook-secret', newWebhookSecret));
   const poll = isShared(config.store) ? pollMs : undefined;
+  const kept = config.webhookHistoryPerPartner;
   // The memory store's heap is all it has: it bounds what waits for a disabled endpoint. The others keep everything.
-  const maxQueued = config.store.kind === 'memory' ? 10_000 : defaultOutboxOptions.maxQueued;
+  const maxQueuedPerPartner = config.store.kind === 'memory' ? kept : defaultOutboxOptions.maxQueuedPerPartner;
   const outbox = webhookOutbox(store, {
     ...defaultOutboxOptions,
-    maxQueued,
+    attemptsKeptPerPartner: kept,
+    eventsKeptPerPartner: kept,
+    maxQueuedPerPartner,
     // Only the memory store drops, and it runs each body once: a drop is logged once, as it happened.
-    onDropped: (event) => logger.error({ ...event, maxQueuedEvents: maxQueued }, 'webhook event dropped: too many events waiting for delivery'),
+    onDropped: (event) => logger.error({ ...event, maxQueuedEvents: maxQueuedPerPartner }, "webhook event dropped: too many of its partner's events waiting for delivery"),
   });
   const dispatcher = createWebhookDispatcher({
     store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs,

@@ -37,6 +37,11 @@ export interface MockConfig {
   /** Delays before each retry of a failed delivery. */
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /**
+   * What each partner keeps of its webhooks: events once delivered, and delivery attempts; on the memory store,
+   * also how many deliveries may wait at once (its heap is all it has). Each partner's own, never shared.
+   */
+  webhookHistoryPerPartner: number;
   formationTimeline: 'auto' | 'manual';
   formationStepDelayMs: number;
   /** When set, only these keys are accepted; otherwise any well-formed key of the environment. */
@@ -109,6 +114,7 @@ const options: Option[] = [
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },
   { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', type: 'string', placeholder: 'LIST', help: `delays before each retry, e.g. 1s,5s,30s, or published for the contract's ${publishedRetryDelays} (default ${scaledDownRetryDelays}: as many retries, sooner)` },
+  { flag: 'webhook-history', env: 'WEBHOOK_HISTORY', type: 'string', placeholder: 'N', help: 'webhook events and attempts each partner keeps (default 10000; on --store memory also the deliveries that may wait per partner); one partner never pushes out another\'s' },
   { flag: 'webhook-timeout', env: 'WEBHOOK_TIMEOUT', type: 'string', placeholder: 'DURATION', help: `how long a delivery attempt may take (default ${asDuration(published.webhooks.attemptTimeoutSeconds)}, as published)` },
   { flag: 'formation-timeline', env: 'FORMATION_TIMELINE', type: 'string', placeholder: 'MODE', help: 'auto (default: formations advance by themselves) or manual (only simulateCompanyFormation moves them)' },
   { flag: 'formation-step-delay', env: 'FORMATION_STEP_DELAY', type: 'string', placeholder: 'DURATION', help: 'delay before each automatic formation step (default 2s)' },
@@ -222,6 +228,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       webhookSecret: secret,
       webhookRetryDelaysMs: retryDelays(value('webhook-retry-delays') ?? scaledDownRetryDelays),
       webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? asDuration(published.webhooks.attemptTimeoutSeconds), 'webhook-timeout'), 'webhook-timeout'),
+      webhookHistoryPerPartner: integer(value('webhook-history') ?? '10000', 'webhook-history', 10, 10_000_000),
       formationTimeline: oneOf(value('formation-timeline') ?? 'auto', 'formation-timeline', ['auto', 'manual'] as const),
       formationStepDelayMs: duration(value('formation-step-delay') ?? '2s', 'formation-step-delay'),
       apiKeys: apiKeys?.length ? apiKeys : undefined,

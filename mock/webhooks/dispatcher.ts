@@ -51,8 +51,13 @@ export interface WebhookDispatcherOptions {
   /** The clock of signatures and journal lines. */
   now?: () => Date;
   fetch?: typeof fetch;
-  /** Attempts in flight at once from this process, across all lanes (default 8). */
+  /** Attempts in flight at once from this process, across all endpoints (default 64): a bound on the process. */
   maxConcurrency?: number;
+  /**
+   * Attempts in flight at once to one endpoint (default 4): an endpoint that hangs holds its own slots only, so
+   * another's deliveries never wait behind its timeouts.
+   */
+  maxPerEndpoint?: number;
   /** Look for work other processes stored this often (a store several processes share); undefined: only when woken. */
   pollMs?: number;
 }
@@ -93,9 +98,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   validateOptions(options);
   const { outbox, endpointUrl, logger, attemptTimeoutMs } = options;
   const now = options.now ?? (() => new Date());
-  const maxConcurrency = options.maxConcurrency ?? 8;
+  const maxConcurrency = options.maxConcurrency ?? 64;
   assertSigningSecret(options.secret);
   const flying = new Set<Promise<void>>();
+  const slots = { perEndpoint: options.maxPerEndpoint ?? 4, inFlight: new Map<string, number>() };
   const closing = new AbortController();
   let closed = false;
 
@@ -114,10 +120,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       const room = maxConcurrency - flying.size;
       // Full: a settled attempt wakes the scheduler again.
       if (room <= 0) return undefined;
-      const claims = await outbox.claim(Date.now(), attemptTimeoutMs + leaseMarginMs, room);
+      const claims = await outbox.claim(Date.now(), attemptTimeoutMs + leaseMarginMs, room, slots);
       for (const claim of claims) start(claim);
       if (claims.length === room) return undefined;
-      const next = await outbox.nextDueAt();
+      const next = await outbox.nextDueAt(slots);
       // Never a time already past when nothing was claimable: that would make the scheduler spin.
       return next === undefined ? undefined : Math.max(next, Date.now() + 10);
     },
@@ -126,10 +132,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   const attempt = createAttempts({ ...options, targetOf, closing: closing.signal, now });
   const start = (claim: LaneClaim) => {
+    const { endpointId } = claim;
+    slots.inFlight.set(endpointId, (slots.inFlight.get(endpointId) ?? 0) + 1);
     const running = attempt(claim)
       .catch((error: unknown) => logger.error({ err: error, eventId: claim.eventId }, 'webhook dispatcher failed to record an attempt'))
       .finally(() => {
         flying.delete(running);
+        const left = (slots.inFlight.get(endpointId) ?? 1) - 1;
+        if (left === 0) slots.inFlight.delete(endpointId);
+        else slots.inFlight.set(endpointId, left);
         scheduler.wake();
       });
     flying.add(running);
@@ -257,7 +268,7 @@ function createAttempts(options: WebhookDispatcherOptions & { targetOf: (endpoin
 }
 
 function validateOptions(options: WebhookDispatcherOptions): void {
-  const { retryDelaysMs, attemptTimeoutMs, maxConcurrency } = options;
+  const { retryDelaysMs, attemptTimeoutMs, maxConcurrency, maxPerEndpoint } = options;
   if (!retryDelaysMs.every((delay) => Number.isFinite(delay) && delay >= 0)) {
     throw new RangeError(`retryDelaysMs must be finite numbers >= 0, got ${JSON.stringify(retryDelaysMs)}`);
   }
@@ -266,5 +277,8 @@ function validateOptions(options: WebhookDispatcherOptions): void {
   }
   if (maxConcurrency !== undefined && (!Number.isInteger(maxConcurrency) || maxConcurrency < 1)) {
     throw new RangeError(`maxConcurrency must be a positive integer, got ${maxConcurrency}`);
+  }
+  if (maxPerEndpoint !== undefined && (!Number.isInteger(maxPerEndpoint) || maxPerEndpoint < 1)) {
+    throw new RangeError(`maxPerEndpoint must be a positive integer, got ${maxPerEndpoint}`);
   }
 }

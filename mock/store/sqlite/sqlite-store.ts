@@ -22,7 +22,7 @@ import { runNow, type Transaction } from '../transaction.ts';
 import { SqliteSource } from './sqlite-source.ts';
 
 /** The layout of the file; a file of another version is refused (see migrate). */
-export const schemaVersion = 4;
+export const schemaVersion = 5;
 
 interface Waiting {
   body: TxBody<unknown>;

@@ -1,23 +1,31 @@
-/** The delivery journal: every attempt, newest last, within its capacity; listed overall, per partner, per event. */
+/**
+ * The delivery journal: every attempt, newest last, each partner's within its own capacity (one partner's busy
+ * endpoints never push another's lines out); listed overall, per partner, per event.
+ */
 import { key, numberPart, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
-import { attempts, attemptsByEvent, attemptsByPartner } from './outbox-tables.ts';
+import { attempts, attemptsByEvent, attemptsByPartner, counts } from './outbox-tables.ts';
 import type { AttemptRecord } from './outbox-types.ts';
 
 /** Lines dropped by one write at most: a lowered capacity never makes one write slow. */
 const dropBatch = 64;
 
+/** The counter of a partner's lines. */
+const counted = (partnerId: string) => `attempts:${partnerId}`;
+
+/** Adds a line to the partner's journal; past `capacity` lines of that partner, its oldest go. */
 export function pushAttempt(tx: Tx, record: AttemptRecord, partnerId: string, capacity: number): void {
   const id = tx.allocate('outbox_attempt');
   tx.put(attempts, key(id), { partnerId, record });
   tx.put(attemptsByPartner, key(partnerId, id), 1);
   // Indexed by the event and endpoint the line names, for the events a partner lists.
   if (record.endpointId !== undefined) tx.put(attemptsByEvent, key(record.eventId, record.endpointId, id), 1);
-  // Only ids above (newest - capacity) are kept.
-  const cutoff = id - capacity;
-  if (cutoff <= 0) return;
-  const old = tx.scan(attempts, within([], { before: [cutoff + 1], limit: dropBatch }), { snapshot: true });
-  for (const entry of old) forgetAttempt(tx, numberPart(entry.key, 0), entry.value);
+  tx.add(counts, counted(partnerId), 1);
+  const surplus = (tx.get(counts, counted(partnerId), { snapshot: true, recent: true }) ?? 0) - capacity;
+  if (surplus <= 0) return;
+  // Not a snapshot: two processes dropping the same lines retry rather than count them twice.
+  const oldest = tx.scan(attemptsByPartner, within([partnerId], { limit: Math.min(surplus, dropBatch) }));
+  forgetListed(tx, oldest);
 }
 
 function forgetAttempt(tx: Tx, id: number, { partnerId, record }: { partnerId: string; record: AttemptRecord }): void {
@@ -47,11 +55,19 @@ export function attemptsOf(tx: Tx, eventId: string, endpointId: string, limit: n
 /** Forgets up to `limit` of the partner's lines; true when none is left. */
 export function forgetAttempts(tx: Tx, partnerId: string, limit: number): boolean {
   const ids = tx.scan(attemptsByPartner, within([partnerId], { limit }));
+  forgetListed(tx, ids);
+  return ids.length < limit;
+}
+
+/** Forgets the lines a scan of `attemptsByPartner` listed, and takes them off their partner's count. */
+function forgetListed(tx: Tx, ids: readonly { key: string }[]): void {
+  if (ids.length === 0) return;
   const found = tx.getMany(attempts, ids.map((entry) => key(numberPart(entry.key, 1))));
   ids.forEach((entry, index) => {
     const line = found[index];
     if (line) forgetAttempt(tx, numberPart(entry.key, 1), line);
     else tx.delete(attemptsByPartner, entry.key);
   });
-  return ids.length < limit;
+  const partnerId = found.find((line) => line !== undefined)?.partnerId;
+  if (partnerId !== undefined) tx.add(counts, counted(partnerId), -ids.length);
 }

@@ -5,16 +5,16 @@
  */
 import { key, numberPart, parts, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
-import { endDelivery, pruneEvents, storeEvents } from './event-records.ts';
-import { makeLaneDue, unindexLanes } from './lanes.ts';
-import { deliveries, deliveriesByEvent, deliveriesByLane, endpointRounds, endpointStates, laneClaims, lanes, lanesDue } from './outbox-tables.ts';
+import { dropDelivery, pruneEvents, storeEvents } from './event-records.ts';
+import { indexEndpoint, makeLaneDue } from './lanes.ts';
+import { deliveries, deliveriesByEndpoint, endpointRounds, endpointStates, laneClaims, lanes, lanesDue } from './outbox-tables.ts';
 import type { EndpointDisablement, EndpointState, OutboxEvent, OutboxOptions } from './outbox-types.ts';
 
 /** Disables an endpoint on its partner's request; one disabled already (after failures, say) stays as it is. */
 export function disableEndpoint(tx: Tx, endpointId: string, now: number): void {
   if (tx.get(endpointStates, endpointId) !== undefined) return;
   tx.put(endpointStates, endpointId, { at: now, reason: 'requested', failedEventId: null });
-  unindexLanes(tx, endpointId);
+  indexEndpoint(tx, endpointId);
 }
 
 /**
@@ -51,26 +51,31 @@ export function endpointState(tx: Tx, endpointId: string): EndpointState {
 const forgetBatch = 256;
 
 /**
- * Drops up to a batch of what waits for an endpoint that is going away (its undelivered deliveries, then its lanes
- * and state); true once nothing is left. Its delivered deliveries stay listed with their events.
+ * Drops up to a batch of what an endpoint that is going away leaves (its deliveries, delivered or not, then its
+ * lanes and state); true once nothing is left. Its events stay listed, without it: an event redelivered to one
+ * endpoint after another, each deleted in turn, lists only the endpoints that exist.
  */
 export function forgetEndpointBatch(tx: Tx, endpointId: string, options: OutboxOptions): boolean {
-  const queued = tx.scan(deliveriesByLane, within([endpointId], { limit: forgetBatch }));
-  for (const entry of queued) {
-    const position = numberPart(entry.key, 2);
+  const listed = tx.scan(deliveriesByEndpoint, within([endpointId], { limit: forgetBatch }));
+  const partners = new Set<string>();
+  for (const entry of listed) {
+    const position = numberPart(entry.key, 1);
     const row = tx.get(deliveries, key(position));
-    if (row) endDelivery(tx, position, row);
-    tx.delete(deliveries, key(position));
-    tx.delete(deliveriesByEvent, key(entry.value, position));
+    if (row) {
+      dropDelivery(tx, position, row);
+      partners.add(row.partnerId);
+    } else tx.delete(deliveriesByEndpoint, entry.key);
   }
-  if (queued.length === forgetBatch) return false;
+  // Events that waited only for it are done now, and count against their partner's capacity.
+  for (const partnerId of partners) pruneEvents(tx, partnerId, options);
+  if (listed.length === forgetBatch) return false;
   for (const lane of tx.scan(lanes, within([endpointId], { limit: Number.MAX_SAFE_INTEGER }))) {
-    tx.delete(lanesDue, key(lane.value.dueAt, lane.value.dueSeq, endpointId, parts(lane.key)[1] as string));
+    tx.delete(lanesDue, key(endpointId, lane.value.dueAt, lane.value.dueSeq, parts(lane.key)[1] as string));
     tx.delete(lanes, lane.key);
     tx.delete(laneClaims, lane.key);
   }
   tx.delete(endpointStates, endpointId);
   tx.delete(endpointRounds, endpointId);
-  pruneEvents(tx, options);
+  indexEndpoint(tx, endpointId);
   return true;
 }

@@ -1,7 +1,9 @@
 /**
  * Events and their deliveries: storing an event with a pending delivery per endpoint (in the same transaction as
- * the change that causes it), ending a delivery, and keeping events within their capacity: the newest
- * `eventCapacity` with nothing left to deliver, and every one still pending.
+ * the change that causes it), ending a delivery, and keeping each partner's events within its own capacity: its
+ * newest `eventsKeptPerPartner` with nothing left to deliver, and every one still pending. Every cap here is a
+ * partner's: what one partner does (a backlog held by a disabled endpoint, thousands of companies) never pushes
+ * another's events out or keeps them from being queued.
  */
 import { key, numberPart, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
@@ -10,6 +12,7 @@ import { currentRound, dropLane, laneHead, makeLaneDue } from './lanes.ts';
 import {
   counts,
   deliveries,
+  deliveriesByEndpoint,
   deliveriesByEvent,
   deliveriesByLane,
   delivered,
@@ -40,12 +43,12 @@ export function storeEvents(tx: Tx, outboxEvents: readonly OutboxEvent[], now: n
     tx.put(eventsByType, key(partnerId, event.type, seq), 1);
     if (endpointIds.length === 0) {
       const line = { eventId: event.id, type: event.type, orderingKey, attempt: 0, at: new Date(now).toISOString(), durationMs: 0, outcome: 'no-endpoint' as const };
-      pushAttempt(tx, line, partnerId, options.attemptJournalCapacity);
-      markDone(tx, seq);
+      pushAttempt(tx, line, partnerId, options.attemptsKeptPerPartner);
+      markDone(tx, partnerId, seq);
     }
     for (const endpointId of endpointIds) enqueue(tx, seq, endpointId, now, options);
   }
-  pruneEvents(tx, options);
+  for (const partnerId of new Set(outboxEvents.map((event) => event.partnerId))) pruneEvents(tx, partnerId, options);
 }
 
 /** Whether the partner has an event of this id among those kept. */
@@ -56,13 +59,13 @@ export function hasEvent(tx: Tx, partnerId: string, eventId: string): boolean {
 /** A pending delivery of event `seq` to an endpoint, at the end of its lane. */
 export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, options: OutboxOptions): void {
   const event = tx.get(events, key(seq)) as EventRow;
-  const queued = tx.get(counts, 'pending', { snapshot: true, recent: true }) ?? 0;
+  const queued = tx.get(counts, pendingOf(event.partnerId), { snapshot: true, recent: true }) ?? 0;
   // An endpoint's own notice is never dropped: it is one per re-enabling, and it is what tells the partner that
   // deliveries stopped, which a full queue (of that endpoint's backlog, most often) is the reason to say.
-  if (queued >= options.maxQueued && event.orderingKey !== endpointLaneKey) {
+  if (queued >= options.maxQueuedPerPartner && event.orderingKey !== endpointLaneKey) {
     const { onDropped } = options;
-    if (onDropped) tx.afterCommit(() => onDropped({ eventId: event.id, type: event.type, orderingKey: event.orderingKey }));
-    if (event.waiting === 0 && tx.get(eventsDone, key(seq)) === undefined) markDone(tx, seq);
+    if (onDropped) tx.afterCommit(() => onDropped({ partnerId: event.partnerId, eventId: event.id, type: event.type, orderingKey: event.orderingKey }));
+    if (event.waiting === 0 && tx.get(eventsDone, key(event.partnerId, seq)) === undefined) markDone(tx, event.partnerId, seq);
     return;
   }
   const position = tx.allocate('outbox_delivery');
@@ -70,12 +73,13 @@ export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, op
   tx.put(deliveries, key(position), row);
   tx.put(deliveriesByLane, key(endpointId, event.orderingKey, position), seq);
   tx.put(deliveriesByEvent, key(seq, position), 1);
+  tx.put(deliveriesByEndpoint, key(endpointId, position), seq);
   tx.put(pending, key(position), 1);
   tx.put(pendingByPartner, key(event.partnerId, position), 1);
-  tx.add(counts, 'pending', 1);
-  if (event.waiting === 0 && tx.get(eventsDone, key(seq)) !== undefined) {
-    tx.delete(eventsDone, key(seq));
-    tx.add(counts, 'done', -1);
+  tx.add(counts, pendingOf(event.partnerId), 1);
+  if (event.waiting === 0 && tx.get(eventsDone, key(event.partnerId, seq)) !== undefined) {
+    tx.delete(eventsDone, key(event.partnerId, seq));
+    tx.add(counts, doneOf(event.partnerId), -1);
   }
   tx.put(events, key(seq), { ...event, waiting: event.waiting + 1 });
   if (tx.get(lanes, key(endpointId, event.orderingKey)) === undefined) makeLaneDue(tx, endpointId, event.orderingKey, now);
@@ -86,51 +90,71 @@ export function endDelivery(tx: Tx, position: number, row: DeliveryRow): void {
   tx.delete(deliveriesByLane, key(row.endpointId, row.laneKey, position));
   tx.delete(pending, key(position));
   tx.delete(pendingByPartner, key(row.partnerId, position));
-  tx.add(counts, 'pending', -1);
+  tx.add(counts, pendingOf(row.partnerId), -1);
   const event = tx.get(events, key(row.eventSeq));
   if (!event) return;
   tx.put(events, key(row.eventSeq), { ...event, waiting: Math.max(0, event.waiting - 1) });
-  if (event.waiting === 1) markDone(tx, row.eventSeq);
+  if (event.waiting === 1) markDone(tx, event.partnerId, row.eventSeq);
 }
 
-function markDone(tx: Tx, seq: number): void {
-  tx.put(eventsDone, key(seq), 1);
-  tx.add(counts, 'done', 1);
+/** The counters of a partner's pending deliveries and of its events with nothing left to deliver. */
+const pendingOf = (partnerId: string) => `pending:${partnerId}`;
+const doneOf = (partnerId: string) => `done:${partnerId}`;
+
+function markDone(tx: Tx, partnerId: string, seq: number): void {
+  tx.put(eventsDone, key(partnerId, seq), 1);
+  tx.add(counts, doneOf(partnerId), 1);
 }
 
-/** Past the capacity, the oldest events with nothing left to deliver go, with their deliveries. */
-export function pruneEvents(tx: Tx, options: OutboxOptions): void {
-  const surplus = (tx.get(counts, 'done', { snapshot: true, recent: true }) ?? 0) - options.eventCapacity;
+/** Past the partner's capacity, its oldest events with nothing left to deliver go, with their deliveries. */
+export function pruneEvents(tx: Tx, partnerId: string, options: OutboxOptions): void {
+  const surplus = (tx.get(counts, doneOf(partnerId), { snapshot: true, recent: true }) ?? 0) - options.eventsKeptPerPartner;
   if (surplus <= 0) return;
-  const oldest = tx.scan(eventsDone, within([], { limit: Math.min(surplus, pruneBatch) }), { snapshot: true });
-  for (const entry of oldest) dropEvent(tx, numberPart(entry.key, 0));
+  const oldest = tx.scan(eventsDone, within([partnerId], { limit: Math.min(surplus, pruneBatch) }), { snapshot: true });
+  for (const entry of oldest) {
+    if (dropEvent(tx, numberPart(entry.key, 1))) continue;
+    // Listed but gone: the entry goes, or the partner's surplus would never shrink.
+    tx.delete(eventsDone, entry.key);
+    tx.add(counts, doneOf(partnerId), -1);
+  }
 }
 
-/** An event and all its deliveries (past the capacity, or its partner's reset). */
-export function dropEvent(tx: Tx, seq: number): void {
+/** An event and all its deliveries (past the capacity, or its partner's reset); false when there was none. */
+export function dropEvent(tx: Tx, seq: number): boolean {
   // Read (not only listed), so that two processes dropping the same event retry rather than count it twice.
   const event = tx.get(events, key(seq));
-  if (tx.get(eventsDone, key(seq)) !== undefined) {
-    tx.delete(eventsDone, key(seq));
-    tx.add(counts, 'done', -1);
-  }
-  if (!event) return;
+  if (!event) return false;
+  // Its deliveries first: ending one still pending may mark the event done, which is undone below.
   for (const entry of tx.scan(deliveriesByEvent, within([seq], { limit: Number.MAX_SAFE_INTEGER }))) {
     const position = numberPart(entry.key, 1);
     const row = tx.get(deliveries, key(position));
-    if (row?.state === 'pending') {
-      // Only a partner's reset drops an event still waiting: its lane goes too once nothing else waits in it.
-      endDelivery(tx, position, row);
-      if (laneHead(tx, row.endpointId, row.laneKey) === undefined) dropLane(tx, row.endpointId, row.laneKey);
-    }
-    if (row?.deliveredOrder !== undefined) forgetDelivered(tx, row);
-    tx.delete(deliveries, key(position));
-    tx.delete(deliveriesByEvent, entry.key);
+    if (row) dropDelivery(tx, position, row);
+    else tx.delete(deliveriesByEvent, entry.key);
+  }
+  if (tx.get(eventsDone, key(event.partnerId, seq)) !== undefined) {
+    tx.delete(eventsDone, key(event.partnerId, seq));
+    tx.add(counts, doneOf(event.partnerId), -1);
   }
   tx.delete(events, key(seq));
   tx.delete(eventIds, key(event.partnerId, event.id));
   tx.delete(eventsByPartner, key(event.partnerId, seq));
   tx.delete(eventsByType, key(event.partnerId, event.type, seq));
+  return true;
+}
+
+/**
+ * A delivery, whatever its state, with every index that names it (its event dropped, or its endpoint gone). One
+ * still pending ends first: its lane goes too once nothing else waits in it.
+ */
+export function dropDelivery(tx: Tx, position: number, row: DeliveryRow): void {
+  if (row.state === 'pending') {
+    endDelivery(tx, position, row);
+    if (laneHead(tx, row.endpointId, row.laneKey) === undefined) dropLane(tx, row.endpointId, row.laneKey);
+  }
+  if (row.deliveredOrder !== undefined) forgetDelivered(tx, row);
+  tx.delete(deliveries, key(position));
+  tx.delete(deliveriesByEvent, key(row.eventSeq, position));
+  tx.delete(deliveriesByEndpoint, key(row.endpointId, position));
 }
 
 /** Takes a delivery off the lists of the most recently delivered, where the capacity has not already. */

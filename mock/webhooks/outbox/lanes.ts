@@ -1,16 +1,21 @@
 /**
  * Delivery lanes: one endpoint × one ordering key, a queue of pending deliveries of which only the head is ever
- * attempted, held by one claim at a time. That is what keeps a company's events in order at each endpoint, while
- * lanes are taken in the order they fell due, so a busy company cannot starve a quiet one.
+ * attempted, held by one claim at a time. That is what keeps a company's events in order at each endpoint.
+ *
+ * Due work is indexed on two levels: each endpoint's lanes in the order they fall due (`lanesDue`), and the enabled
+ * endpoints in the order their earliest lane falls due (`endpointsDue`). Claiming walks endpoints, taking from each
+ * only what its free slots allow: an endpoint that hangs, or a partner with thousands of companies, costs one index
+ * entry to pass, and never keeps another endpoint's due lanes waiting; within an endpoint lanes go in the order
+ * they fell due, so a busy company cannot starve a quiet one.
  */
 import { key, numberPart, parts, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
 import { newClaimToken } from '../../leases/claim-token.ts';
-import { nextDueAt, takeDue } from '../../leases/due-work.ts';
-import { deliveries, deliveriesByLane, endpointLaneKey, endpointRounds, endpointStates, events, laneClaims, lanes, lanesDue, type LaneClaimRow, type LaneRow } from './outbox-tables.ts';
+import { nextDueAt, takeDue, visitDue } from '../../leases/due-work.ts';
+import { deliveries, deliveriesByLane, endpointDue, endpointLaneKey, endpointRounds, endpointStates, endpointsDue, events, laneClaims, lanes, lanesDue, type LaneClaimRow, type LaneRow } from './outbox-tables.ts';
 import type { LaneClaim } from './outbox-types.ts';
 
-const dueKey = (lane: LaneRow, endpointId: string, laneKey: string) => key(lane.dueAt, lane.dueSeq, endpointId, laneKey);
+const dueKey = (lane: LaneRow, endpointId: string, laneKey: string) => key(endpointId, lane.dueAt, lane.dueSeq, laneKey);
 
 /** Makes the lane free and due at `at` (made if new), behind the lanes that became due the same millisecond. */
 export function makeLaneDue(tx: Tx, endpointId: string, laneKey: string, at: number): void {
@@ -18,9 +23,9 @@ export function makeLaneDue(tx: Tx, endpointId: string, laneKey: string, at: num
   if (before) tx.delete(lanesDue, dueKey(before, endpointId, laneKey));
   const lane = { dueAt: at, dueSeq: tx.allocate('outbox_lane_due') };
   tx.put(lanes, key(endpointId, laneKey), lane);
+  tx.put(lanesDue, dueKey(lane, endpointId, laneKey), 1);
   tx.delete(laneClaims, key(endpointId, laneKey));
-  // A disabled endpoint's lanes wait off the index, for its re-enabling.
-  if (tx.get(endpointStates, endpointId) === undefined) tx.put(lanesDue, dueKey(lane, endpointId, laneKey), 1);
+  indexEndpoint(tx, endpointId);
 }
 
 /** A lane with nothing left to send goes. */
@@ -29,6 +34,24 @@ export function dropLane(tx: Tx, endpointId: string, laneKey: string): void {
   if (lane) tx.delete(lanesDue, dueKey(lane, endpointId, laneKey));
   tx.delete(lanes, key(endpointId, laneKey));
   tx.delete(laneClaims, key(endpointId, laneKey));
+  indexEndpoint(tx, endpointId);
+}
+
+/**
+ * Puts the endpoint where its earliest lane says among the endpoints due, or takes it off when it has no lane or
+ * is disabled (its lanes then wait, in their order, for its re-enabling).
+ */
+export function indexEndpoint(tx: Tx, endpointId: string): void {
+  const [first] = tx.scan(lanesDue, within([endpointId], { limit: 1 }));
+  const enabled = tx.get(endpointStates, endpointId) === undefined;
+  const next = first && enabled ? ([numberPart(first.key, 1), numberPart(first.key, 2)] as const) : undefined;
+  const was = tx.get(endpointDue, endpointId);
+  if (was && next && was[0] === next[0] && was[1] === next[1]) return;
+  if (was) tx.delete(endpointsDue, key(was[0], was[1], endpointId));
+  if (next) {
+    tx.put(endpointsDue, key(next[0], next[1], endpointId), 1);
+    tx.put(endpointDue, endpointId, [next[0], next[1]]);
+  } else if (was) tx.delete(endpointDue, endpointId);
 }
 
 /** The position of a lane's head: the oldest pending delivery, or on the endpoint's own lane the newest. */
@@ -37,23 +60,33 @@ export function laneHead(tx: Tx, endpointId: string, laneKey: string): number | 
   return head === undefined ? undefined : numberPart(head.key, 2);
 }
 
-/** Takes every lane of the endpoint off the due index (it is being disabled). */
-export function unindexLanes(tx: Tx, endpointId: string): void {
-  for (const { key: laneKey, value } of tx.scan(lanes, within([endpointId], { limit: Number.MAX_SAFE_INTEGER }))) {
-    tx.delete(lanesDue, dueKey(value, endpointId, parts(laneKey)[1] as string));
-  }
+/**
+ * How many attempts an endpoint may have in flight from this process, and how many it has: an endpoint that hangs
+ * holds its own slots only, so every other endpoint's deliveries go on beside it.
+ */
+export interface EndpointSlots {
+  perEndpoint: number;
+  inFlight: ReadonlyMap<string, number>;
 }
 
+const freeSlots = (slots: EndpointSlots | undefined, endpointId: string) =>
+  slots === undefined ? Number.POSITIVE_INFINITY : slots.perEndpoint - (slots.inFlight.get(endpointId) ?? 0);
+
 /**
- * Claims up to `limit` lanes whose head is due by `now`, on enabled endpoints, that nobody holds, in the order they
- * became due. While an endpoint has an event of its own waiting (`webhook_endpoint.disabled`), only that lane of the
- * endpoint is claimed. A hold.
+ * Claims up to `limit` lanes whose head is due by `now`, that nobody holds: endpoint by endpoint in the order their
+ * earliest lane fell due, from each at most its free slots, its lanes in the order they fell due. While an endpoint
+ * has an event of its own waiting (`webhook_endpoint.disabled`), only that lane of the endpoint is claimed. A hold.
  */
-export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number): LaneClaim[] {
-  return takeDue(tx, lanesDue, now, limit, (entryKey) => {
-    const [, , endpointId, laneKey] = parts(entryKey) as [string, string, string, string];
-    return claimLane(tx, endpointId, laneKey, now, leaseMs);
+export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number, slots?: EndpointSlots): LaneClaim[] {
+  const claims: LaneClaim[] = [];
+  visitDue(tx, endpointsDue, now, (entry) => {
+    const endpointId = parts(entry.key)[2] as string;
+    const room = Math.min(freeSlots(slots, endpointId), limit - claims.length);
+    if (room <= 0) return undefined;
+    claims.push(...takeDue(tx, lanesDue, now, room, (laneEntry) => claimLane(tx, endpointId, parts(laneEntry)[3] as string, now, leaseMs), [endpointId]));
+    return claims.length === limit ? 'stop' : undefined;
   });
+  return claims;
 }
 
 function claimLane(tx: Tx, endpointId: string, laneKey: string, now: number, leaseMs: number): LaneClaim | undefined {
@@ -97,10 +130,22 @@ export function releaseLane(tx: Tx, claim: LaneClaim): void {
   if (held?.token === claim.token) tx.delete(laneClaims, key(claim.endpointId, claim.laneKey));
 }
 
-/** When a lane on an enabled endpoint is next due or its lease runs out; undefined when nothing waits. */
-export function nextLaneDueAt(tx: Tx): number | undefined {
-  return nextDueAt(tx, lanesDue, (entryKey) => {
-    const [, , endpointId, laneKey] = parts(entryKey) as [string, string, string, string];
-    return tx.get(laneClaims, key(endpointId, laneKey), { snapshot: true })?.until;
+/**
+ * When a lane on an enabled endpoint is next due or its lease runs out; undefined when nothing waits. Endpoints
+ * with no free slot do not count: one of their attempts ending wakes the dispatcher.
+ */
+export function nextLaneDueAt(tx: Tx, slots?: EndpointSlots): number | undefined {
+  let earliest: number | undefined;
+  visitDue(tx, endpointsDue, undefined, (entry) => {
+    const dueAt = numberPart(entry.key, 0);
+    if (earliest !== undefined && dueAt >= earliest) return 'stop';
+    const endpointId = parts(entry.key)[2] as string;
+    if (freeSlots(slots, endpointId) <= 0) return undefined;
+    const heldUntil = (laneEntry: string) => tx.get(laneClaims, key(endpointId, parts(laneEntry)[3] as string), { snapshot: true })?.until;
+    const at = nextDueAt(tx, lanesDue, heldUntil, [endpointId]);
+    if (at !== undefined) earliest = earliest === undefined ? at : Math.min(earliest, at);
+    // Its earliest lane is free: no endpoint after it can be due sooner.
+    return at === dueAt ? 'stop' : undefined;
   });
+  return earliest;
 }

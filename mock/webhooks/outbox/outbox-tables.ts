@@ -56,7 +56,7 @@ export const eventIds = table<number>('outbox_event_ids');
 /** partner, seq; partner, type, seq: a partner's events newest first, of one type. */
 export const eventsByPartner = table<number>('outbox_events_by_partner', { ordered: true });
 export const eventsByType = table<number>('outbox_events_by_type', { ordered: true });
-/** seq: events with nothing pending, oldest first: the first to go past the capacity. */
+/** partner, seq: a partner's events with nothing pending, oldest first: the first to go past its capacity. */
 export const eventsDone = table<number>('outbox_events_done', { ordered: true });
 
 export const deliveries = table<DeliveryRow>('outbox_deliveries');
@@ -64,6 +64,8 @@ export const deliveries = table<DeliveryRow>('outbox_deliveries');
 export const deliveriesByLane = table<number>('outbox_deliveries_by_lane', { ordered: true });
 /** event seq, position: an event's deliveries. */
 export const deliveriesByEvent = table<number>('outbox_deliveries_by_event', { ordered: true });
+/** endpoint, position → event seq: an endpoint's deliveries, whatever their state, which go with it. */
+export const deliveriesByEndpoint = table<number>('outbox_deliveries_by_endpoint', { ordered: true });
 /** position; partner, position: pending deliveries, oldest first. */
 export const pending = table<number>('outbox_pending', { ordered: true });
 export const pendingByPartner = table<number>('outbox_pending_by_partner', { ordered: true });
@@ -73,8 +75,12 @@ export const deliveredByPartner = table<number>('outbox_delivered_by_partner', {
 
 /** endpoint, lane key → its due time. */
 export const lanes = table<LaneRow>('outbox_lanes', { ordered: true });
-/** due time, due seq, endpoint, lane key: the lanes of enabled endpoints in the order they fall due. */
+/** endpoint, due time, due seq, lane key: each endpoint's lanes in the order they fall due. */
 export const lanesDue = table<number>('outbox_lanes_due', { ordered: true });
+/** due time, due seq, endpoint: the enabled endpoints with lanes, in the order their earliest lane falls due. */
+export const endpointsDue = table<number>('outbox_endpoints_due', { ordered: true });
+/** endpoint → its entry in `endpointsDue` (due time, due seq). */
+export const endpointDue = table<[number, number]>('outbox_endpoint_due');
 export const laneClaims = table<LaneClaimRow>('outbox_lane_claims', { ephemeral: true });
 
 /** endpoint → why it is disabled (absent: enabled). */
@@ -88,5 +94,5 @@ export const attempts = table<{ partnerId: string; record: AttemptRecord }>('out
 export const attemptsByPartner = table<number>('outbox_attempts_by_partner', { ordered: true });
 export const attemptsByEvent = table<number>('outbox_attempts_by_event', { ordered: true });
 
-/** done, pending, delivered, delivered:PARTNER → how many. */
+/** done:PARTNER, pending:PARTNER, attempts:PARTNER, delivered, delivered:PARTNER → how many. */
 export const counts = table<number>('outbox_counts');

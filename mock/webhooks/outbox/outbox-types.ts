@@ -104,22 +104,26 @@ export interface EventPage {
   next?: number;
 }
 
+/** What the outbox keeps, each a partner's own: what one partner does never pushes another's out or fills its queue. */
 export interface OutboxOptions {
-  /** Webhook attempts kept in the delivery journal, newest last. */
-  attemptJournalCapacity: number;
+  /** Webhook attempts a partner's delivery journal keeps, newest last. */
+  attemptsKeptPerPartner: number;
   /** Delivered events listed by `deliveries()`, overall and per partner. */
   deliveredCapacity: number;
-  /** Events kept once nothing is left to deliver, newest first; undelivered ones are always kept. */
-  eventCapacity: number;
-  /** Undelivered deliveries held at most (the memory store, whose heap is all it has); past it new ones are dropped. */
-  maxQueued: number;
-  /** Told of a delivery dropped for `maxQueued`. */
-  onDropped?: (event: { eventId: string; type: string; orderingKey: string }) => void;
+  /** Events a partner keeps once nothing is left to deliver, newest first; undelivered ones are always kept. */
+  eventsKeptPerPartner: number;
+  /**
+   * Undelivered deliveries a partner may have waiting (the memory store, whose heap is all it has); past it, that
+   * partner's new ones are dropped, and no other partner's.
+   */
+  maxQueuedPerPartner: number;
+  /** Told of a delivery dropped for `maxQueuedPerPartner`. */
+  onDropped?: (event: { partnerId: string; eventId: string; type: string; orderingKey: string }) => void;
 }
 
 export const defaultOutboxOptions: OutboxOptions = {
-  attemptJournalCapacity: 10_000,
+  attemptsKeptPerPartner: 10_000,
   deliveredCapacity: 1_000,
-  eventCapacity: 10_000,
-  maxQueued: Number.POSITIVE_INFINITY,
+  eventsKeptPerPartner: 10_000,
+  maxQueuedPerPartner: Number.POSITIVE_INFINITY,
 };

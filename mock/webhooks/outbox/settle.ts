@@ -8,7 +8,7 @@ import { key } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
 import { pushAttempt } from './attempt-journal.ts';
 import { endDelivery, listDelivered, pruneEvents } from './event-records.ts';
-import { currentRound, dropLane, heldClaim, laneHead, makeLaneDue, unindexLanes } from './lanes.ts';
+import { currentRound, dropLane, heldClaim, laneHead, makeLaneDue } from './lanes.ts';
 import { deliveries, endpointStates, events, laneClaims } from './outbox-tables.ts';
 import type { AttemptRecord, DeliveryOutcome, LaneClaim, OutboxOptions } from './outbox-types.ts';
 
@@ -19,7 +19,7 @@ export function settleAttempt(tx: Tx, claim: LaneClaim, outcome: DeliveryOutcome
   if (!held || !row || event?.id !== claim.eventId) return false;
   const round = currentRound(tx, claim.endpointId);
   let counted = { ...row, attempts: row.attempts + 1, round, roundAttempts: (row.round === round ? row.roundAttempts : 0) + 1 };
-  pushAttempt(tx, attempt, row.partnerId, options.attemptJournalCapacity);
+  pushAttempt(tx, attempt, row.partnerId, options.attemptsKeptPerPartner);
   tx.delete(laneClaims, key(claim.endpointId, claim.laneKey));
   if (outcome.kind === 'delivered') {
     endDelivery(tx, held.position, row);
@@ -27,7 +27,7 @@ export function settleAttempt(tx: Tx, claim: LaneClaim, outcome: DeliveryOutcome
     tx.put(deliveries, key(held.position), counted);
     if (laneHead(tx, claim.endpointId, claim.laneKey) === undefined) dropLane(tx, claim.endpointId, claim.laneKey);
     else makeLaneDue(tx, claim.endpointId, claim.laneKey, now);
-    pruneEvents(tx, options);
+    pruneEvents(tx, row.partnerId, options);
     return true;
   }
   tx.put(deliveries, key(held.position), counted);
@@ -36,7 +36,7 @@ export function settleAttempt(tx: Tx, claim: LaneClaim, outcome: DeliveryOutcome
     return true;
   }
   tx.put(endpointStates, claim.endpointId, { at: now, reason: 'failures', failedEventId: claim.eventId });
-  unindexLanes(tx, claim.endpointId);
+  // Disabled: making the lane due takes the endpoint off the index of endpoints due, its lanes waiting in order.
   makeLaneDue(tx, claim.endpointId, claim.laneKey, now);
   return true;
 }

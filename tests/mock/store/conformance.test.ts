@@ -515,7 +515,7 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
     });
 
     it('keeps only the newest delivered events and journal lines', async () => {
-      const store = await fresh({ deliveredCapacity: 2, attemptJournalCapacity: 3 });
+      const store = await fresh({ deliveredCapacity: 2, attemptsKeptPerPartner: 3 });
       const c = companyId('a');
       const events = Array.from({ length: 5 }, (_, n) => outboxEvent(c, n));
       await store.outbox.append(events, t0);
@@ -549,11 +549,16 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(claims.map((claim) => claim.laneKey)).toEqual([companyId('a')]);
     });
 
-    it("forgets what waits for an endpoint that goes away, and nothing of another endpoint's", async () => {
+    it("forgets what an endpoint that goes away leaves, delivered or waiting, and nothing of another endpoint's", async () => {
       const store = await fresh();
+      await store.outbox.append([outboxEvent(companyId('d'), 0, ['gone'])], t0);
+      const [delivered] = await store.outbox.claim(t0, 1000, 1);
+      await store.outbox.settle(delivered!, { kind: 'delivered' }, attempt(delivered!, 'delivered'), t0);
       await store.outbox.append([outboxEvent(companyId('a'), 1, ['gone', 'kept'])], t0);
       await store.outbox.disable('gone', t0);
       await store.outbox.forgetEndpoint('gone');
+      const [, first] = (await store.outbox.events(partnerA, { limit: 5 }, t0 + 1)).items;
+      expect(first?.deliveries).toEqual([]);
       expect(await store.outbox.endpoint('gone')).toEqual({});
       expect((await store.outbox.claim(t0 + 1, 1000, 5)).map((claim) => claim.endpointId)).toEqual(['kept']);
       expect((await store.outbox.deliveries(t0 + 1, 100)).map((d) => d.endpointId)).toEqual(['kept']);
@@ -610,8 +615,46 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(listed?.deliveries).toEqual([{ endpointId: 'default', state: 'delivered', attempts: [expect.objectContaining({ outcome: 'delivered' }), expect.objectContaining({ outcome: 'delivered' })] }]);
     });
 
+    it("keeps each partner's events and attempts within its own capacity: another partner's never push them out", async () => {
+      const store = await fresh({ eventsKeptPerPartner: 2, attemptsKeptPerPartner: 2 });
+      const theirs = [1, 2].map((n) => outboxEvent(companyId(`b${n}x`), n, [], partnerB));
+      await store.outbox.append(theirs, t0);
+      for (let n = 1; n <= 6; n += 1) await store.outbox.append([outboxEvent(companyId(`a${n}x`), n, [])], t0 + n);
+      expect((await store.outbox.events(partnerB, { limit: 10 }, t0 + 10)).items.map((e) => e.id)).toEqual(theirs.map((e) => e.event.id).reverse());
+      expect((await store.outbox.attempts(10, partnerB)).map((a) => a.eventId)).toEqual(theirs.map((e) => e.event.id));
+      expect((await store.outbox.events(partnerA, { limit: 10 }, t0 + 10)).items.map((e) => e.orderingKey)).toEqual([companyId('a6x'), companyId('a5x')]);
+      expect(await store.outbox.attempts(10, partnerA)).toHaveLength(2);
+    });
+
+    it("drops past a partner's queue cap that partner's deliveries only", async () => {
+      const dropped: string[] = [];
+      const store = await fresh({ maxQueuedPerPartner: 2, onDropped: (event) => dropped.push(event.partnerId) });
+      await store.outbox.disable('off', t0);
+      await store.outbox.append([1, 2, 3].map((n) => outboxEvent(companyId(`h${n}x`), n, ['off'])), t0);
+      await store.outbox.append([outboxEvent(companyId('b'), 9, ['on'], partnerB)], t0);
+      expect((await store.outbox.deliveries(t0, 10, partnerB)).map((d) => [d.endpointId, d.state])).toEqual([['on', 'pending']]);
+      expect((await store.outbox.deliveries(t0, 10, partnerA)).map((d) => d.state)).toEqual(['held', 'held']);
+      expect(dropped).toEqual([partnerA]);
+    });
+
+    it('claims endpoint by endpoint within their free slots: a busy endpoint never keeps another waiting', async () => {
+      const store = await fresh();
+      await store.outbox.append([1, 2, 3, 4, 5].map((n) => outboxEvent(companyId(`s${n}x`), n, ['slow'])), t0);
+      await store.outbox.append([outboxEvent(companyId('f'), 9, ['fast'], partnerB)], t0 + 1);
+      const busy = { perEndpoint: 2, inFlight: new Map([['slow', 2]]) };
+      expect((await store.outbox.claim(t0 + 5, 1000, 10, busy)).map((c) => c.endpointId)).toEqual(['fast']);
+      // Only the lease of the lane just claimed counts: the busy endpoint's lanes wait for one of its attempts to end.
+      expect(await store.outbox.nextDueAt(busy)).toBe(t0 + 5 + 1000);
+      expect(await store.outbox.nextDueAt()).toBe(t0);
+      const free = { perEndpoint: 2, inFlight: new Map<string, number>() };
+      expect((await store.outbox.claim(t0 + 5, 1000, 10, free)).map((c) => [c.endpointId, c.laneKey])).toEqual([
+        ['slow', companyId('s1x')],
+        ['slow', companyId('s2x')],
+      ]);
+    });
+
     it('keeps the newest events once delivered, up to its capacity, and every undelivered one', async () => {
-      const store = await fresh({ eventCapacity: 2 });
+      const store = await fresh({ eventsKeptPerPartner: 2 });
       await store.outbox.append([outboxEvent(companyId('held'), 0, ['off'])], t0);
       await store.outbox.disable('off', t0);
       for (let n = 1; n <= 4; n += 1) await store.outbox.append([outboxEvent(companyId(`k${n}x`), n, [])], t0 + n);

@@ -19,24 +19,27 @@ import type { PageRequest } from '../../../mock/pagination/page.ts';
 import type { Store } from '../../../mock/store/store.ts';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type WebhookEndpointRecord } from '../../../mock/webhooks/endpoints/endpoint-records.ts';
 import { webhookOutbox } from '../../../mock/webhooks/outbox/outbox.ts';
-import { defaultOutboxOptions } from '../../../mock/webhooks/outbox/outbox-types.ts';
+import { defaultOutboxOptions, type OutboxOptions } from '../../../mock/webhooks/outbox/outbox-types.ts';
 
 export interface RecordOptions {
   idempotencyTtlMs: number;
   idempotencyMaxRecordsPerPartner: number;
   journalMaxBytes: number;
-  attemptJournalCapacity: number;
+  attemptsKeptPerPartner: number;
   deliveredCapacity: number;
-  eventCapacity: number;
+  eventsKeptPerPartner: number;
+  maxQueuedPerPartner: number;
+  onDropped?: OutboxOptions['onDropped'];
 }
 
 export const defaultRecordOptions: RecordOptions = {
   idempotencyTtlMs: contractFacts.limits.idempotencyKeyRetentionSeconds * 1000,
   idempotencyMaxRecordsPerPartner: 100_000,
   journalMaxBytes: 16 * 1024 * 1024,
-  attemptJournalCapacity: defaultOutboxOptions.attemptJournalCapacity,
+  attemptsKeptPerPartner: defaultOutboxOptions.attemptsKeptPerPartner,
   deliveredCapacity: defaultOutboxOptions.deliveredCapacity,
-  eventCapacity: defaultOutboxOptions.eventCapacity,
+  eventsKeptPerPartner: defaultOutboxOptions.eventsKeptPerPartner,
+  maxQueuedPerPartner: defaultOutboxOptions.maxQueuedPerPartner,
 };
 
 export type Records = ReturnType<typeof recordsOn>;

@@ -161,14 +161,14 @@ describe('a disabled webhook endpoint', () => {
     expect(receiver.requests.map((request) => request.event?.type)).toEqual(['company.formation.submitted']);
   });
 
-  // The held deliveries fill `maxQueued` (the very case the cap is for: a disabled endpoint's backlog); the notice
+  // The held deliveries fill `maxQueuedPerPartner` (the very case the cap is for: a disabled endpoint's backlog); the notice
   // must not be the one dropped, or the partner gets the kept events with no word that deliveries had stopped.
   it("sends the notice on re-enabling even when the memory store's queue is full", async () => {
     const secret = newSecret();
     const receiver = resources.track(await startReceiver(secret, () => ({ status: 500 })));
     const dropped: string[] = [];
     const h = resources.track(
-      formationHarness({ endpointUrl: receiver.url, secret, outbox: { maxQueued: 2, onDropped: (event) => dropped.push(event.type) } }),
+      formationHarness({ endpointUrl: receiver.url, secret, outbox: { maxQueuedPerPartner: 2, onDropped: (event) => dropped.push(event.type) } }),
     );
     const company = await h.newCompany();
     // No retry: the submission's one failed attempt disables the endpoint; the failure waits behind it.

@@ -40,7 +40,7 @@ describe('the webhook journal', () => {
 
   it('keeps only the newest entries and the newest delivered events', async () => {
     // One lane (one company's whole formation), so the journal's order is the order the events were stored in.
-    const { h } = await deliveringTo(() => ({ status: 200 }), { outbox: { attemptJournalCapacity: 5, deliveredCapacity: 3 } });
+    const { h } = await deliveringTo(() => ({ status: 200 }), { outbox: { attemptsKeptPerPartner: 5, deliveredCapacity: 3 } });
     const company = await h.newCompany();
 
     await h.simulate(company, 'COMPLETED');
@@ -113,10 +113,10 @@ describe('webhook pipeline robustness', () => {
     expect(receiver.accepted().map((event) => event.data['serviceCompanyId'])).toEqual([later.id]);
   });
 
-  it("drops deliveries beyond the memory store's maxQueued rather than growing without bound", async () => {
+  it("drops deliveries beyond the memory store's maxQueuedPerPartner rather than growing without bound", async () => {
     const logger = captureLogger();
     const onDropped = (event: object) => logger.error(event, 'webhook event dropped: too many events waiting for delivery');
-    const { receiver, h } = await deliveringTo(() => 'hang', { logger, outbox: { maxQueued: 3, onDropped } });
+    const { receiver, h } = await deliveringTo(() => 'hang', { logger, outbox: { maxQueuedPerPartner: 3, onDropped } });
     const companies = [];
     for (let n = 0; n < 5; n += 1) companies.push(await h.newCompany());
 
