@@ -62,7 +62,7 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
           routeRequest(createRouter(operations)),
           gateSandboxOperations(config.environment),
           authenticate(keys),
-          readBody({ maxBytes: config.maxBodyBytes }),
+          readBody({ maxBytes: config.maxBodyBytes, budget: services.bodyBudget }),
           // Before the key is taken: a forced answer changes nothing and is never stored for replay.
           forceAnswers(services.documentedAnswers),
           ...answerHere({ fallback: false }),
@@ -97,7 +97,7 @@ function proxySteps(config: MockConfig, logger: Logger, services: Services, upst
     limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
     routeRequest(createRouter(operations)),
     authenticate(keys),
-    readBody({ maxBytes: config.maxBodyBytes }),
+    readBody({ maxBytes: config.maxBodyBytes, budget: services.bodyBudget }),
     forceAnswers(services.documentedAnswers),
     validateRequest(requestValidatorOf, {
       // A create's refusal is stored under its Idempotency-Key, by the upstream: so a create with a key always goes

@@ -30,6 +30,8 @@ import { referenceHandlers } from '../reference/reference-handlers.ts';
 import { isShared } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { createWebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { createBodyBudget, type BodyBudget } from '../pipeline/body-budget.ts';
+import { allowedTargets } from '../webhooks/allowed-targets.ts';
 import { createWebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
 import { createEventPortal } from '../webhooks/event-portal.ts';
 import { createWebhookRelay } from '../webhooks/relay/webhook-relay.ts';
@@ -66,6 +68,8 @@ export interface Services {
   stopWork(): Promise<void>;
   /** What passes through the proxy, written as a seed (`--record`). */
   recording: Recording | undefined;
+  /** The request body bytes the process holds at once, shared by both channels. */
+  bodyBudget: BodyBudget;
 }
 
 /** How often a process looks for work others stored, on a store several processes share. */
@@ -100,8 +104,10 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     // Only the memory store drops, and it runs each body once: a drop is logged once, as it happened.
     onDropped: (event) => logger.error({ ...event, maxQueuedEvents: maxQueuedPerPartner }, "webhook event dropped: too many of its partner's events waiting for delivery"),
   });
+  // Parsed again here (the configuration checked it): what it makes holds a connection pool.
+  const allowed = config.webhookAllow === undefined ? undefined : allowedTargets(config.webhookAllow);
   const dispatcher = createWebhookDispatcher({
-    store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs,
+    store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs, ...(allowed ? { fetch: allowed.fetch } : {}),
     attemptTimeoutMs: config.webhookTimeoutMs, logger: logger.child({ component: 'webhooks' }), ...(poll === undefined ? {} : { pollMs: poll }),
   });
   const formation = createFormationEngine({
@@ -132,14 +138,14 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   const admin = {
     config, store, journal, dispatcher, faults, settings, cursors, entryIds,
     journalFeed: createJournalFeed({ journal, ...(poll === undefined ? {} : { pollMs: poll }), logger }),
-    endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()] }),
+    endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()], ...(allowed ? { allowed } : {}) }),
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
     relay: createWebhookRelay({ store, outbox, notify: dispatcher.notify, contract, logger: logger.child({ component: 'webhook-relay' }) }),
     apiOperationIds: operations.map((op) => op.operationId),
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
-  return { recording, store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
+  return { recording, bodyBudget: createBodyBudget(config.bodyMemoryBytes), store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

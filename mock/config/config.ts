@@ -8,6 +8,7 @@ import { contractFacts } from '../../generated/contract-facts.ts';
 import { wellFormedKey, type Environment } from '../auth/api-keys.ts';
 import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from '../store/open-store.ts';
 import { StoreError } from '../store/store-error.ts';
+import { allowedTargets } from '../webhooks/allowed-targets.ts';
 import { endpointUrlProblem, maskEndpointUrl } from '../webhooks/endpoint-url.ts';
 
 export interface MockConfig {
@@ -32,6 +33,8 @@ export interface MockConfig {
   /** What to do with an operation of the served contract that has no handler: refuse to start, or answer from its examples. */
   unhandledOperations: 'refuse' | 'examples';
   webhookUrl?: string;
+  /** Where webhooks may be delivered (`--webhook-allow`): hosts, addresses and networks; anywhere when absent. */
+  webhookAllow?: string;
   /** The signing secret given; when absent, one is made once and kept in the store. */
   webhookSecret?: string;
   /** Delays before each retry of a failed delivery. */
@@ -54,6 +57,8 @@ export interface MockConfig {
   /** What the request journal may hold, in bytes. */
   journalMaxBytes: number;
   maxBodyBytes: number;
+  /** The bytes of request bodies held at once across all connections (`--body-memory`); past it, 503. */
+  bodyMemoryBytes: number;
   /** How long a client may take to send a request's line and headers (Node's `headersTimeout`); then 408. */
   headersTimeoutMs: number;
   /** How long a client may take to send a whole request, body included (Node's `requestTimeout`); then 408. */
@@ -112,6 +117,7 @@ const options: Option[] = [
   { flag: 'record', env: 'RECORD_FILE', type: 'string', placeholder: 'FILE', help: 'write the customers and companies the upstream answered with to FILE, a seed for --seed (no key is written: load it with --seed-key); FILE must not exist yet' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
+  { flag: 'webhook-allow', env: 'WEBHOOK_ALLOW', type: 'string', placeholder: 'LIST', help: 'where webhooks may go, for a mock others reach: hosts (hooks.example.com, *.example.com, localhost), addresses and networks (10.0.0.0/8, ::1), comma-separated; a name not listed is delivered to only at its addresses within the networks (default: anywhere)' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },
   { flag: 'webhook-retry-delays', env: 'WEBHOOK_RETRY_DELAYS', type: 'string', placeholder: 'LIST', help: `delays before each retry, e.g. 1s,5s,30s, or published for the contract's ${publishedRetryDelays} (default ${scaledDownRetryDelays}: as many retries, sooner)` },
   { flag: 'webhook-history', env: 'WEBHOOK_HISTORY', type: 'string', placeholder: 'N', help: 'webhook events and attempts each partner keeps (default 10000; on --store memory also the deliveries that may wait per partner); one partner never pushes out another\'s' },
@@ -123,6 +129,7 @@ const options: Option[] = [
   { flag: 'rate-limit', env: 'RATE_LIMIT', type: 'string', placeholder: 'N', help: `requests per second per key, with bursts as published (${published.rateLimits.sandbox.burst / published.rateLimits.sandbox.requestsPerSecond}× that), at most 500000 (default ${published.rateLimits.sandbox.requestsPerSecond} in sandbox, ${published.rateLimits.production.requestsPerSecond} in production)` },
   { flag: 'idempotency-ttl', env: 'IDEMPOTENCY_TTL', type: 'string', placeholder: 'DURATION', help: `how long idempotency keys are kept (default ${asDuration(published.idempotencyKeyRetentionSeconds)}, as published)` },
   { flag: 'idempotency-max-records', env: 'IDEMPOTENCY_MAX_RECORDS', type: 'string', placeholder: 'N', help: "idempotency records kept per partner, that partner's oldest dropped first (default 100000)" },
+  { flag: 'body-memory', env: 'BODY_MEMORY', type: 'string', placeholder: 'SIZE', help: 'request body bytes held at once across all connections, e.g. 32MiB (default 64MiB, at least 16MiB: a seed\'s limit); a body past it is answered 503 with Retry-After' },
   { flag: 'journal-size', env: 'JOURNAL_SIZE', type: 'string', placeholder: 'SIZE', help: 'what the request journal may hold, e.g. 512KiB, 16MiB (default 16MiB); the oldest entries go first' },
   { flag: 'unhandled-operations', env: 'UNHANDLED_OPERATIONS', type: 'string', placeholder: 'MODE', help: 'refuse (default: the mock does not start when the contract has an operation it has no handler for) or examples (answer those from the contract\'s examples, with Prism)' },
   { flag: 'headers-timeout', env: 'HEADERS_TIMEOUT', type: 'string', placeholder: 'DURATION', help: "how long a client may take to send a request's line and headers before it is answered 408 and disconnected (default 10s)" },
@@ -191,9 +198,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   if (secret !== undefined && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret)) {
     throw new ConfigError('--webhook-secret must be whsec_ followed by a base64 secret (at least 16 characters)');
   }
+  const webhookAllow = value('webhook-allow');
+  const allowed = webhookAllow === undefined ? undefined : fromFlag(() => allowedTargets(webhookAllow), 'webhook-allow');
   const webhookUrl = value('webhook-url');
   if (webhookUrl !== undefined) {
-    const problem = endpointUrlProblem(webhookUrl);
+    const problem = endpointUrlProblem(webhookUrl, allowed);
     if (problem) throw new ConfigError(`--webhook-url ${JSON.stringify(maskEndpointUrl(webhookUrl))}: ${problem.message}`);
   }
   const publicUrl = value('public-url');
@@ -225,6 +234,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       seedKey: value('seed-key'),
       unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
       webhookUrl,
+      webhookAllow,
       webhookSecret: secret,
       webhookRetryDelaysMs: retryDelays(value('webhook-retry-delays') ?? scaledDownRetryDelays),
       webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? asDuration(published.webhooks.attemptTimeoutSeconds), 'webhook-timeout'), 'webhook-timeout'),
@@ -239,6 +249,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
       journalMaxBytes: size(value('journal-size') ?? '16MiB', 'journal-size', 64 * 1024, 1024 ** 3),
       maxBodyBytes: published.requestBodyMaxBytes,
+      bodyMemoryBytes: size(value('body-memory') ?? '64MiB', 'body-memory', 16 * 1024 * 1024, 1024 ** 3),
       headersTimeoutMs,
       requestTimeoutMs,
       keepAliveTimeoutMs: positive(duration(value('keep-alive-timeout') ?? '65s', 'keep-alive-timeout'), 'keep-alive-timeout'),
@@ -278,6 +289,16 @@ function corsOrigins(raw: string): MockConfig['cors'] {
 function oneOf<const T extends readonly string[]>(raw: string, name: string, allowed: T): T[number] {
   if (!allowed.includes(raw)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}`);
   return raw as T[number];
+}
+
+/** What `parse` makes of a flag's value; its RangeError becomes the flag's ConfigError. */
+function fromFlag<T>(parse: () => T, name: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof RangeError) throw new ConfigError(`--${name}: ${error.message}`);
+    throw error;
+  }
 }
 
 function integer(raw: string, name: string, min: number, max: number): number {

@@ -1,7 +1,8 @@
 /**
  * Reads the body of operations that take one: 415 for another content type, 413 past the size limit (counted
  * while reading: the 413 goes out as soon as the limit is passed, the rest is never read, and the connection is
- * closed), and the JSON parsed: the result says what the body is, JSON or not (a body that is not is refused by
+ * closed), 503 with Retry-After when the process holds as many body bytes as its budget allows (body-budget.ts),
+ * and the JSON parsed: the result says what the body is, JSON or not (a body that is not is refused by
  * request validation, after the idempotency step has taken the key, so that the refusal is stored like any 4xx). JSON must be UTF-8 (RFC 8259), and a key may appear once in an object (I-JSON,
  * RFC 7493): otherwise the last value of a key would win, and a body whose first `email` is invalid would pass.
  *
@@ -11,11 +12,13 @@ import type { IncomingMessage } from 'node:http';
 import { createScanner } from 'jsonc-parser';
 import { ApiError } from '../http/api-error.ts';
 import { RequestAborted } from '../http/client-error.ts';
+import { unboundedBodyBudget, type BodyBudget } from './body-budget.ts';
 import type { Body } from './exchange.ts';
 import type { Step } from './pipeline.ts';
 import { respond } from './reply.ts';
 
-export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId: string) => number }): Step {
+export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId: string) => number; budget?: BodyBudget }): Step {
+  const budget = options.budget ?? unboundedBodyBudget;
   return async (exchange, next) => {
     const operation = exchange.operation;
     const maxBytes = (operation && options.maxBytesOf?.(operation.operationId)) ?? options.maxBytes;
@@ -35,15 +38,32 @@ export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId:
       respond(exchange, tooLarge(maxBytes));
       return;
     }
-    const raw = await collect(exchange.request, maxBytes);
-    if (raw === 'too-large') {
-      respond(exchange, tooLarge(maxBytes));
+    // A declared length is held from the start: a client that stalls half-way holds what it announced.
+    if (!budget.take(declared)) {
+      respond(exchange, busy());
       return;
     }
-    exchange.rawBody = raw;
-    if (raw.length > 0) exchange.body = parseJson(raw);
-    return next();
+    let held = declared;
+    // A body of no declared length (chunked) is held as it comes.
+    const holdChunk = exchange.request.headers['content-length'] !== undefined ? () => true : (bytes: number) => budget.take(bytes) && ((held += bytes), true);
+    try {
+      const raw = await collect(exchange.request, maxBytes, holdChunk);
+      if (raw === 'too-large' || raw === 'busy') {
+        respond(exchange, raw === 'busy' ? busy() : tooLarge(maxBytes));
+        return;
+      }
+      exchange.rawBody = raw;
+      if (raw.length > 0) exchange.body = parseJson(raw);
+      return await next();
+    } finally {
+      budget.give(held);
+    }
   };
+}
+
+/** The rest of the body is left unread, as for a 413: the client sends it again after Retry-After. */
+function busy(): ApiError {
+  return new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The mock is reading as many request bodies as it can hold; retry after Retry-After.', undefined, { 'retry-after': '1', connection: 'close' });
 }
 
 /** The rest of the body is left unread: the connection closes once the answer is out, instead of carrying it. */
@@ -126,7 +146,8 @@ function firstDuplicateKey(text: string): { key: string; pointer: string } | und
   return undefined;
 }
 
-function collect(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large'> {
+/** `hold` is told of each chunk's size before it is kept; false refuses the body (`busy`). */
+function collect(request: IncomingMessage, maxBytes: number, hold: (bytes: number) => boolean): Promise<Buffer | 'too-large' | 'busy'> {
   return new Promise((resolve, reject) => {
     // Gone before this step ran (the client left while earlier steps waited).
     if (request.destroyed) {
@@ -141,17 +162,18 @@ function collect(request: IncomingMessage, maxBytes: number): Promise<Buffer | '
       request.off('error', onError);
       request.off('close', onClose);
     };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      // Past the limit: stop reading now, whatever the client still sends, and answer.
+    const refuse = (why: 'too-large' | 'busy') => {
+      // Stop reading now, whatever the client still sends, and answer.
       stop();
       request.pause();
       chunks.length = 0;
-      resolve('too-large');
+      resolve(why);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return refuse('too-large');
+      if (!hold(chunk.length)) return refuse('busy');
+      chunks.push(chunk);
     };
     const onEnd = () => {
       stop();

@@ -8,6 +8,7 @@ import type { FieldError } from '../../../generated/openapi.js';
 import { ApiError, notFound, validationFailed } from '../../http/api-error.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../store/store.ts';
+import type { AllowedTargets } from '../allowed-targets.ts';
 import type { WebhookDispatcher } from '../dispatcher.ts';
 import { endpointUrlProblem } from '../endpoint-url.ts';
 import type { WebhookOutbox } from '../outbox/outbox.ts';
@@ -34,9 +35,9 @@ export interface WebhookEndpointPortal {
   reenable(partnerId: string, endpointId: string): Promise<WebhookEndpointView>;
 }
 
-export function createWebhookEndpointPortal(options: { store: Store; outbox: WebhookOutbox; dispatcher: WebhookDispatcher; eventTypes: readonly string[] }): WebhookEndpointPortal {
+export function createWebhookEndpointPortal(options: { store: Store; outbox: WebhookOutbox; dispatcher: WebhookDispatcher; eventTypes: readonly string[]; allowed?: AllowedTargets }): WebhookEndpointPortal {
   const { store, outbox, dispatcher } = options;
-  const problems = settingsProblems(options.eventTypes);
+  const problems = settingsProblems(options.eventTypes, options.allowed);
   const view = async (endpoint: WebhookEndpointRecord) => viewOf(endpoint, await outbox.endpoint(endpoint.id));
 
   const found = async (partnerId: string, endpointId: string): Promise<WebhookEndpointRecord> => {
@@ -123,12 +124,12 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
 }
 
 /** What is wrong with an endpoint's settings: a URL that is not an absolute http(s) one, an unknown event type. */
-function settingsProblems(eventTypes: readonly string[]): (settings: EndpointSettings) => FieldError[] {
+function settingsProblems(eventTypes: readonly string[], allowed: AllowedTargets | undefined): (settings: EndpointSettings) => FieldError[] {
   const knownEvents = new Set([...eventTypes, '*']);
   return (settings) => {
     const found: FieldError[] = [];
     if (settings.url !== undefined) {
-      const problem = endpointUrlProblem(settings.url);
+      const problem = endpointUrlProblem(settings.url, allowed);
       if (problem) found.push({ in: 'body', field: '/url', ...problem });
     }
     if (settings.relay && !isSigningSecret(settings.relay.secret)) {

@@ -1,0 +1,80 @@
+/**
+ * The request body bytes the mock holds at once are bounded across connections: clients that announce large
+ * bodies and stall hold the budget, a new body past it is answered 503 with Retry-After at once (never read), and
+ * the budget comes back when those clients leave.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeCheckingJournal } from '../support/journal-check.ts';
+import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
+import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
+
+const budget = 2 * 1024 * 1024;
+let mock: TestMock;
+const stalled: Socket[] = [];
+/** Every request here names its id: a 503 is what this file provokes, and the journal check is told so. */
+const sentIds: string[] = [];
+const nextId = () => {
+  sentIds.push(`budget-${sentIds.length + 1}`);
+  return sentIds.at(-1) as string;
+};
+
+beforeAll(async () => {
+  mock = await startTestMock({ bodyMemoryBytes: budget, rateLimitPerSecond: 10_000 });
+});
+
+afterAll(async () => {
+  for (const socket of stalled) socket.destroy();
+  await closeCheckingJournal(mock, { expected5xx: sentIds });
+});
+
+/** A create that announces `length` bytes (or none: chunked), sends `sent` of them, and stalls; resolves once they are out. */
+function stallingUpload(length: number | 'chunked', sent: number): Promise<Socket> {
+  const { port } = new URL(mock.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      const framing = length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`;
+      socket.write(`POST /v1/partner/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${sandboxKey}\r\nContent-Type: application/json\r\nIdempotency-Key: ${newIdempotencyKey()}\r\nX-Request-Id: ${nextId()}\r\n${framing}\r\n\r\n`);
+      const body = Buffer.alloc(sent, 0x20);
+      socket.write(length === 'chunked' ? Buffer.concat([Buffer.from(`${sent.toString(16)}\r\n`), body, Buffer.from('\r\n')]) : body, () => resolve(socket));
+    });
+    socket.on('error', reject);
+    stalled.push(socket);
+  });
+}
+
+/** A create of about 200 KB: what does not fit beside two stalled uploads of 1 MB in a budget of 2 MiB. */
+const largeCreate = () => mock.call('/v1/partner/customers', { body: { ...customerBody(), lastName: 'x'.repeat(200_000) }, idempotencyKey: newIdempotencyKey(), headers: { 'x-request-id': nextId() } });
+
+describe('the body budget', () => {
+  it('answers 503 with Retry-After for a body past what stalled uploads hold, and takes it once they leave', async () => {
+    const holders = [await stallingUpload(1_000_000, 10_000), await stallingUpload(1_000_000, 10_000)];
+    const refused = await largeCreate();
+    expect(refused.status).toBe(503);
+    expect(refused.json.error.code).toBe('E_SERVICE_UNAVAILABLE');
+    expect(refused.headers.get('retry-after')).toBe('1');
+    // A small body still fits beside them: the budget is of bytes, not of requests.
+    expect((await mock.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() })).status).toBeLessThan(300);
+
+    for (const socket of holders) socket.destroy();
+    // Given back as the server sees them close: a retry soon fits (a 400 here: the name is over its limit).
+    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(400);
+  });
+
+  it('counts a chunked body as it comes, refusing it at the chunk that does not fit', async () => {
+    const holders = [await stallingUpload(1_000_000, 1_000), await stallingUpload(1_000_000, 1_000)];
+    const chunked = await stallingUpload('chunked', 10_000);
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      chunked.on('data', (data: Buffer) => {
+        text += data.toString();
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+      chunked.write(`${(100_000).toString(16)}\r\n${' '.repeat(100_000)}\r\n`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answer.toLowerCase()).toContain('retry-after: 1');
+    for (const socket of holders) socket.destroy();
+    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(400);
+  });
+});
