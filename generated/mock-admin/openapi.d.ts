@@ -689,7 +689,7 @@ export interface components {
          *     | `E_PARAMETER_REPEATED` | A query parameter is given more than once (`?limit=1&limit=100`): which one counts would be a guess. |
          *     | `E_TYPE` | The value has the wrong JSON type. |
          *     | `E_FORMAT` | The value is not of the declared format (email, date, date-time, uri). |
-         *     | `E_PATTERN` | The value does not match the declared pattern. |
+         *     | `E_PATTERN` | The value does not match the declared pattern. The message states the pattern's rule in words, as the schema does beside it in `x-pattern-description` ("Must be an ISO 3166-1 alpha-3 code in capitals, such as USA."), never as the regular expression. |
          *     | `E_TOO_SHORT` | The string is shorter than allowed. |
          *     | `E_TOO_LONG` | The string is longer than allowed. |
          *     | `E_OUT_OF_RANGE` | The number is outside its bounds or not a multiple of its step. |

@@ -64,7 +64,7 @@ function messageOf(error: ErrorObject): string {
     case 'format':
       return `Must be a valid ${String(params.format)}.`;
     case 'pattern':
-      return `Must match ${String(params.pattern)}.`;
+      return patternRule(error);
     case 'minLength':
       return `Must be at least ${String(params.limit)} characters long.`;
     case 'maxLength':
@@ -89,6 +89,15 @@ function messageOf(error: ErrorObject): string {
     default:
       return error.message ? `${error.message[0]?.toUpperCase()}${error.message.slice(1)}.` : 'Invalid.';
   }
+}
+
+/**
+ * The contract states each pattern's rule in words beside it (`x-pattern-description`, which the lint requires): that
+ * is what a sender is shown, never the regular expression.
+ */
+function patternRule(error: ErrorObject): string {
+  const described = (error.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-description'];
+  return typeof described === 'string' ? described : 'Does not have the form the contract requires here.';
 }
 
 export function escapeToken(token: string): string {
