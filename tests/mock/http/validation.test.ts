@@ -33,6 +33,15 @@ describe('a refused x-request-id', () => {
   });
 });
 
+describe('a string too short', () => {
+  it('is "Must not be empty." when it is empty, and counts characters in the singular and the plural', async () => {
+    const empty = validationDetails(await mock.call('/v1/partner/customers', { body: customerBody({ firstName: '' }), idempotencyKey: newIdempotencyKey() }));
+    expect(empty).toEqual([{ in: 'body', field: '/firstName', code: 'E_TOO_SHORT', message: 'Must not be empty.' }]);
+    const short = validationDetails(await mock.call('/v1/partner/customers', { body: customerBody({ countryOfResidence: 'GB' }), idempotencyKey: newIdempotencyKey() }));
+    expect(short).toEqual([{ in: 'body', field: '/countryOfResidence', code: 'E_TOO_SHORT', message: 'Must be at least 3 characters long.' }]);
+  });
+});
+
 describe('a value refused by its pattern', () => {
   // A frontend shows the message beside the field: the rule in words, as the contract states it, never the regex.
   it.each([
