@@ -619,7 +619,7 @@ export interface components {
          *
          *     | Status | Code | Condition |
          *     |---|---|---|
-         *     | 400 | `E_MALFORMED_JSON` | The body is not valid JSON. |
+         *     | 400 | `E_MALFORMED_JSON` | The body is not valid JSON, or not I-JSON (RFC 7493): its bytes are not UTF-8, a string or key holds a lone surrogate (`"\ud800"`: an escape standing for half a character), or a key appears twice in one object. The message says what and where (a JSON Pointer). |
          *     | 400 | `E_VALIDATION_FAILED` | The body, a query or path parameter, or a header breaks the contract or, once it matches the schema, a business rule; `details` lists the problems (at most 100). |
          *     | 400 | `E_IDEMPOTENCY_KEY_REQUIRED` | A create was sent without `Idempotency-Key`. |
          *     | 400 | `E_IDEMPOTENCY_KEY_INVALID` | `Idempotency-Key` is empty, longer than 255 characters, or not visible ASCII. |
