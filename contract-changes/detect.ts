@@ -42,15 +42,15 @@ export async function detectChanges(before: JsonObject, after: JsonObject): Prom
   try {
     const beforeFile = join(folder, 'before.json');
     const afterFile = join(folder, 'after.json');
-    await writeFile(beforeFile, JSON.stringify(before, null, 1));
-    await writeFile(afterFile, JSON.stringify(after, null, 1));
+    await writeFile(beforeFile, JSON.stringify(before, hideFromDiffer, 1));
+    await writeFile(afterFile, JSON.stringify(after, hideFromDiffer, 1));
     const report = await runRedoclyDiff(beforeFile, afterFile);
     // Redocly's differ sees a root extension's own keys but nothing nested below them: those are compared here.
     const found = report.changes.map(toDetectedChange).filter((change) => !isRootExtension(change.pointer));
     return [
       ...found,
       ...rootExtensionChanges(before, after),
-      ...examplesChanges(before, after, new Set(found.map((change) => change.pointer))),
+      ...wordingChanges(before, after, new Set(found.map((change) => change.pointer))),
     ];
   } finally {
     await rm(folder, { recursive: true, force: true });
@@ -87,22 +87,37 @@ function toDetectedChange(change: RedoclyChange): DetectedChange {
 }
 
 /**
- * Redocly's differ reports an `examples` that changed but not one that appeared or went (an `allOf` branch that only
- * gained `examples` is the case at hand). This walk finds every `examples` and `example` that differs between the
- * two documents at the same place and was not reported already; they only document, but the changelog lists them.
+ * Keywords that only word a schema, which the differ is not shown: it pairs the branches of a `oneOf` by likeness,
+ * so one added throughout a branch (every pattern's `x-pattern-description`) made the branch look like another one,
+ * reported as removed and added, which for a request is a breaking change. `wordingChanges` finds them instead.
  */
-export function examplesChanges(before: unknown, after: unknown, reported: Set<string>, at = '#'): DetectedChange[] {
+const hiddenFromDiffer = new Set(['x-pattern-description']);
+
+function hideFromDiffer(key: string, value: unknown): unknown {
+  return hiddenFromDiffer.has(key) ? undefined : value;
+}
+
+/** The keywords `wordingChanges` compares itself: examples, and those hidden from the differ. */
+const wordingKeywords = new Set(['examples', 'example', ...hiddenFromDiffer]);
+
+/**
+ * Redocly's differ reports an `examples` that changed but not one that appeared or went (an `allOf` branch that only
+ * gained `examples` is the case at hand), and is not shown the keywords of `hiddenFromDiffer`. This walk finds every
+ * such keyword that differs between the two documents at the same place and was not reported already; they only
+ * document, but the changelog lists them.
+ */
+export function wordingChanges(before: unknown, after: unknown, reported: Set<string>, at = '#'): DetectedChange[] {
   if (!isObject(before) || !isObject(after)) return [];
   const changes: DetectedChange[] = [];
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const pointer = `${at}/${escape(key)}`;
     const [was, now] = [before[key], after[key]];
-    if ((key === 'examples' || key === 'example') && JSON.stringify(was) !== JSON.stringify(now)) {
+    if (wordingKeywords.has(key) && JSON.stringify(was) !== JSON.stringify(now)) {
       if (reported.has(pointer)) continue;
       // Reported as a modified keyword, the way Redocly reports a changed one, so that one rule judges both.
       changes.push({ kind: 'modified', pointer, property: key, before: was, after: now, differRules: [] });
     } else {
-      changes.push(...examplesChanges(was, now, reported, pointer));
+      changes.push(...wordingChanges(was, now, reported, pointer));
     }
   }
   return changes;

@@ -18,7 +18,8 @@ export function createSchemaCompiler(document: ContractDocument): SchemaCompiler
   // strict: false because OpenAPI adds keywords JSON Schema does not know (discriminator, example, xml).
   // multipleOfPrecision: plain float division refuses decimal steps such as 33.33 for `multipleOf: 0.01`
   // (33.33 / 0.01 = 3332.9999999999995); 1e-9 is far below any step a contract would declare.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, multipleOfPrecision: 9 });
+  // verbose: each error carries the schema object it broke, whose `x-` facts word it (x-pattern-description).
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, multipleOfPrecision: 9, verbose: true });
   addFormats(ajv);
   // Not checked against the meta-schema here (that is a quarter of a second): the contract is linted and its
   // bundle checked in CI, and every fragment is still compiled strictly enough to fail on a broken schema.

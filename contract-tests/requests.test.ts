@@ -114,6 +114,37 @@ describe('request bodies', () => {
     expect((await api.listCustomers({ email: customer.email })).payload.data).toEqual([]);
   });
 
+  // The same character written as an escape is no text either (I-JSON, RFC 7493): a surrogate stands for nothing
+  // without its pair, and a name holding one could not be filed, printed or even sent back as valid UTF-8.
+  it.each([
+    ['a high surrogate alone', '\\ud800'],
+    ['a low surrogate alone', '\\udc00'],
+    ['a pair in the wrong order', '\\udc00\\ud800'],
+  ])('refuses a string with a lone surrogate with 400 E_MALFORMED_JSON, and creates nothing: %s', async (_label, escape) => {
+    const customer = customerRequest();
+    const body = JSON.stringify({ ...customer, firstName: 'PLACEHOLDER' }).replace('PLACEHOLDER', `Ad${escape}`);
+    const response = await rawRequest({
+      method: 'POST',
+      path: '/v1/partner/customers',
+      headers: { 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
+      body,
+    });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_MALFORMED_JSON']);
+    expect((await api.listCustomers({ email: customer.email })).payload.data).toEqual([]);
+  });
+
+  it('accepts a surrogate pair written as escapes: one character, kept as sent', async () => {
+    const body = JSON.stringify({ ...customerRequest(), firstName: 'PLACEHOLDER' }).replace('PLACEHOLDER', 'Ad\\ud83d\\ude00');
+    const response = await rawRequest({
+      method: 'POST',
+      path: '/v1/partner/customers',
+      headers: { 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect((response.json as { payload: { firstName: string } }).payload.firstName).toBe('Ad\u{1F600}');
+  });
+
   it('counts a chunked body while reading it: over 1 MiB is 413 E_PAYLOAD_TOO_LARGE', async () => {
     // No Content-Length to refuse up front: 17 chunks of 64 KiB, the last of which passes the limit.
     const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));

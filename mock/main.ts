@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { startMock, type RunningMock } from './app/server.ts';
 import { ConfigError, helpText, parseConfig } from './config/config.ts';
+import { readJsonText } from './http/json-text.ts';
 import { createLogger } from './config/logger.ts';
 import { applySeed, SeedError } from './seed/seed.ts';
 import { maskStoreUrl } from './store/open-store.ts';
@@ -77,14 +78,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-/** Applies the seed file; returns what is wrong with it, to refuse the start with. */
+/** Applies the seed file, read as the API reads a body (I-JSON); returns what is wrong with it, to refuse the start with. */
 async function seedFromFile(path: string, mock: RunningMock, options: { sandbox: boolean; defaultApiKey?: string }, logger: { info(obj: object, msg: string): void }): Promise<string | undefined> {
-  let document: unknown;
+  let text;
   try {
-    document = JSON.parse(await readFile(path, 'utf8'));
+    text = readJsonText(await readFile(path));
   } catch (error) {
     return `--seed ${path}: ${(error as Error).message}`;
   }
+  if (text.kind === 'malformed') return `--seed ${path}: not valid JSON: ${text.problem}`;
+  const document = text.value;
   try {
     const report = await applySeed(document, { baseUrl: mock.url, ...options });
     logger.info({ seed: path, ...report }, 'seeded');

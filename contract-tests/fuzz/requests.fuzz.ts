@@ -68,7 +68,7 @@ const mutations: Mutation[] = [
   { name: 'truncated JSON', call: (body, noise) => create(JSON.stringify(body).slice(0, 5 + (noise.length % 20))), expected: { status: 400, code: 'E_MALFORMED_JSON' } },
   { name: 'a media type other than JSON', call: (body) => create(JSON.stringify(body), { 'content-type': 'text/plain' }), expected: { status: 415, code: 'E_UNSUPPORTED_MEDIA_TYPE' } },
   { name: 'a malformed Idempotency-Key', call: (body, noise) => create(JSON.stringify(body), { 'idempotency-key': `bad key ${noise}` }), expected: { status: 400, code: 'E_IDEMPOTENCY_KEY_INVALID' } },
-  { name: 'a malformed x-request-id', call: (body, noise) => ({ ...create(JSON.stringify(body)), requestId: `r${'x'.repeat(200)}${noise}` }), expected: validation('header', () => '/x-request-id', 'E_PATTERN') },
+  { name: 'an x-request-id too long', call: (body, noise) => ({ ...create(JSON.stringify(body)), requestId: `r${'x'.repeat(200)}${noise}` }), expected: validation('header', () => '/x-request-id', 'E_TOO_LONG') },
   { name: 'a key that is not one', call: (body, noise) => ({ ...create(JSON.stringify(body)), authorization: `key-${noise}` }), expected: { status: 401, code: 'E_AUTH_INVALID' } },
   { name: 'an unknown query parameter', call: (_body, noise) => ({ method: 'GET', path: `/v1/partner/customers?${fieldName(noise)}=1` }), expected: validation('query', (noise) => `/${fieldName(noise)}`, 'E_UNKNOWN_FIELD') },
   { name: 'a repeated query parameter', call: (_body, noise) => ({ method: 'GET', path: `/v1/partner/customers?limit=1&limit=${(noise.length % 100) + 1}` }), expected: validation('query', () => '/limit', 'E_PARAMETER_REPEATED') },

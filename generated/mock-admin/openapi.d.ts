@@ -620,7 +620,7 @@ export interface components {
          *
          *     | Status | Code | Condition |
          *     |---|---|---|
-         *     | 400 | `E_MALFORMED_JSON` | The body is not valid JSON. |
+         *     | 400 | `E_MALFORMED_JSON` | The body is not valid JSON, or not I-JSON (RFC 7493): its bytes are not UTF-8, a string or key holds a lone surrogate (`"\ud800"`: an escape standing for half a character), or a key appears twice in one object. The message says what and where (a JSON Pointer). |
          *     | 400 | `E_VALIDATION_FAILED` | The body, a query or path parameter, or a header breaks the contract or, once it matches the schema, a business rule; `details` lists the problems (at most 100). |
          *     | 400 | `E_IDEMPOTENCY_KEY_REQUIRED` | A create was sent without `Idempotency-Key`. |
          *     | 400 | `E_IDEMPOTENCY_KEY_INVALID` | `Idempotency-Key` is empty, longer than 255 characters, or not visible ASCII. |
@@ -653,7 +653,7 @@ export interface components {
          *
          *     | Status | Code | Condition on an admin route |
          *     |---|---|---|
-         *     | 400 | `E_MALFORMED_JSON` | The body is not valid JSON. |
+         *     | 400 | `E_MALFORMED_JSON` | The body is not valid JSON, or not I-JSON as the API reads its bodies: bytes that are not UTF-8, a string or key with a lone surrogate, a key twice in one object (a seed, too, and a `--seed` file, which then stops the start). |
          *     | 400 | `E_VALIDATION_FAILED` | The body, a query or path parameter, or a header breaks this description, or the API refused an entry of a seed; `details` lists the problems (at most 100). |
          *     | 401 | `E_AUTH_MISSING` | A portal route (webhook endpoints, events) was called without `Authorization`. |
          *     | 401 | `E_AUTH_INVALID` | `Authorization` holds a key the API would refuse: malformed, not accepted by this mock, or of the other environment. |
@@ -681,6 +681,8 @@ export interface components {
         /**
          * FieldErrorCode
          * @description The code of one problem in `error.details` of a `400 E_VALIDATION_FAILED`. New codes may be added within `v1`.
+         *     Against the schema a field is named once, with its most basic problem: of the codes it breaks from `E_REQUIRED`
+         *     to `E_INVALID`, the first in the table's order (missing or unknown, then type, allowed values, size, form).
          *
          *     | Code | Condition |
          *     |---|---|
@@ -688,14 +690,14 @@ export interface components {
          *     | `E_UNKNOWN_FIELD` | The body has a property, or the query a parameter, the contract does not define for the operation. |
          *     | `E_PARAMETER_REPEATED` | A query parameter is given more than once (`?limit=1&limit=100`): which one counts would be a guess. |
          *     | `E_TYPE` | The value has the wrong JSON type. |
-         *     | `E_FORMAT` | The value is not of the declared format (email, date, date-time, uri). |
-         *     | `E_PATTERN` | The value does not match the declared pattern. |
+         *     | `E_NOT_ALLOWED_VALUE` | The value is not one of the allowed values. |
          *     | `E_TOO_SHORT` | The string is shorter than allowed. |
          *     | `E_TOO_LONG` | The string is longer than allowed. |
-         *     | `E_OUT_OF_RANGE` | The number is outside its bounds or not a multiple of its step. |
-         *     | `E_NOT_ALLOWED_VALUE` | The value is not one of the allowed values. |
          *     | `E_TOO_FEW_ITEMS` | The array has fewer items than allowed. |
          *     | `E_TOO_MANY_ITEMS` | The array has more items than allowed. |
+         *     | `E_OUT_OF_RANGE` | The number is outside its bounds or not a multiple of its step. |
+         *     | `E_FORMAT` | The value is not of the declared format (email, date, date-time, uri). |
+         *     | `E_PATTERN` | The value does not match the declared pattern. The message states the pattern's rule in words, as the schema does beside it in `x-pattern-description` ("Must be an ISO 3166-1 alpha-3 code in capitals, such as USA."), never as the regular expression. |
          *     | `E_DUPLICATE_ITEMS` | The array has the same item twice. |
          *     | `E_INVALID` | The value breaks the contract in another way (for example it matches no variant of a union). |
          *     | `E_CURSOR_INVALID` | The pagination cursor was not issued by the API, or was issued for other filters. |

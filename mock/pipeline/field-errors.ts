@@ -30,16 +30,46 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined,
   if (!errors?.length) return [];
   const concrete = errors.filter((error) => !compositeKeywords.has(error.keyword));
   const chosen = concrete.length > 0 ? concrete : errors;
-  const seen = new Set<string>();
-  const result: FieldError[] = [];
-  for (const error of chosen) {
-    const fieldError = toFieldError(error, location, prefix);
-    const key = `${fieldError.field}|${fieldError.code}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    result.push(fieldError);
+  return chosen.map((error) => toFieldError(error, location, prefix));
+}
+
+/**
+ * One mistake, one problem: a value usually breaks several keywords at once (an empty name is too short and
+ * matches no pattern either), and a screen showing them all beside one field says the same thing twice. So each
+ * field keeps its most basic problem: what it is missing or should not be there, then its type, then its allowed
+ * values, then its size, then its form. The others follow from it, or are seen once it is fixed. The contract states
+ * this order in FieldErrorCode's table.
+ */
+const basicFirst: readonly FieldErrorCode[] = [
+  'E_REQUIRED',
+  'E_UNKNOWN_FIELD',
+  'E_PARAMETER_REPEATED',
+  'E_TYPE',
+  'E_NOT_ALLOWED_VALUE',
+  'E_TOO_SHORT',
+  'E_TOO_LONG',
+  'E_TOO_FEW_ITEMS',
+  'E_TOO_MANY_ITEMS',
+  'E_OUT_OF_RANGE',
+  'E_FORMAT',
+  'E_PATTERN',
+  'E_DUPLICATE_ITEMS',
+  'E_INVALID',
+];
+
+/** Each field's most basic problem, in the order the fields were first named. */
+export function mostBasicPerField(problems: readonly FieldError[]): FieldError[] {
+  const rank = (problem: FieldError) => {
+    const at = basicFirst.indexOf(problem.code);
+    return at < 0 ? basicFirst.length : at;
+  };
+  const kept = new Map<string, FieldError>();
+  for (const problem of problems) {
+    const key = `${problem.in}|${problem.field}`;
+    const held = kept.get(key);
+    if (!held || rank(problem) < rank(held)) kept.set(key, problem);
   }
-  return result;
+  return [...kept.values()];
 }
 
 function toFieldError(error: ErrorObject, location: FieldError['in'], prefix: string): FieldError {
@@ -64,11 +94,11 @@ function messageOf(error: ErrorObject): string {
     case 'format':
       return `Must be a valid ${String(params.format)}.`;
     case 'pattern':
-      return `Must match ${String(params.pattern)}.`;
+      return patternRule(error);
     case 'minLength':
-      return `Must be at least ${String(params.limit)} characters long.`;
+      return params.limit === 1 ? 'Must not be empty.' : `Must be at least ${characters(params.limit)} long.`;
     case 'maxLength':
-      return `Must be at most ${String(params.limit)} characters long.`;
+      return `Must be at most ${characters(params.limit)} long.`;
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
@@ -89,6 +119,19 @@ function messageOf(error: ErrorObject): string {
     default:
       return error.message ? `${error.message[0]?.toUpperCase()}${error.message.slice(1)}.` : 'Invalid.';
   }
+}
+
+/**
+ * The contract states each pattern's rule in words beside it (`x-pattern-description`, which the lint requires): that
+ * is what a sender is shown, never the regular expression.
+ */
+function patternRule(error: ErrorObject): string {
+  const described = (error.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-description'];
+  return typeof described === 'string' ? described : 'Does not have the form the contract requires here.';
+}
+
+function characters(count: unknown): string {
+  return count === 1 ? '1 character' : `${String(count)} characters`;
 }
 
 export function escapeToken(token: string): string {

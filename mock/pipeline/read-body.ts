@@ -2,18 +2,17 @@
  * Reads the body of operations that take one: 415 for another content type, 413 past the size limit (counted
  * while reading: the 413 goes out as soon as the limit is passed, the rest is never read, and the connection is
  * closed), 503 with Retry-After when the process holds as many body bytes as its budget allows (body-budget.ts),
- * and the JSON parsed: the result says what the body is, JSON or not (a body that is not is refused by
- * request validation, after the idempotency step has taken the key, so that the refusal is stored like any 4xx). JSON must be UTF-8 (RFC 8259), and a key may appear once in an object (I-JSON,
- * RFC 7493): otherwise the last value of a key would win, and a body whose first `email` is invalid would pass.
+ * and the JSON parsed: the result says what the body is, JSON or not (a body that is not is refused by request
+ * validation, after the idempotency step has taken the key, so that the refusal is stored like any 4xx), read as
+ * I-JSON by json-text.ts.
  *
  * A client that leaves before its body is whole gets no answer: `RequestAborted` tells the steps it returns through.
  */
 import type { IncomingMessage } from 'node:http';
-import { createScanner } from 'jsonc-parser';
 import { ApiError } from '../http/api-error.ts';
 import { RequestAborted } from '../http/client-error.ts';
+import { readJsonText } from '../http/json-text.ts';
 import { unboundedBodyBudget, type BodyBudget } from './body-budget.ts';
-import type { Body } from './exchange.ts';
 import type { Step } from './pipeline.ts';
 import { respond } from './reply.ts';
 
@@ -53,7 +52,7 @@ export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId:
         return;
       }
       exchange.rawBody = raw;
-      if (raw.length > 0) exchange.body = parseJson(raw);
+      if (raw.length > 0) exchange.body = readJsonText(raw);
       return await next();
     } finally {
       budget.give(held);
@@ -69,81 +68,6 @@ function busy(): ApiError {
 /** The rest of the body is left unread: the connection closes once the answer is out, instead of carrying it. */
 function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, 'E_PAYLOAD_TOO_LARGE', `The body is over ${Math.round(maxBytes / 1024)} KiB.`, undefined, { connection: 'close' });
-}
-
-// Fatal: a byte sequence that is not UTF-8 (a stray byte, an overlong form, an encoded surrogate) is refused rather
-// than read as U+FFFD. A byte order mark is kept, so that JSON.parse refuses it as before.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function parseJson(raw: Buffer): Body {
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    return { kind: 'malformed', problem: 'it is not UTF-8 (a byte sequence that encodes no character)' };
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { kind: 'malformed', problem: (error as Error).message };
-  }
-  if (typeof value === 'object' && value !== null) {
-    const duplicate = firstDuplicateKey(text);
-    if (duplicate) return { kind: 'malformed', problem: `the key ${JSON.stringify(duplicate.key)} appears twice in one object, at ${duplicate.pointer}; a key may appear once` };
-  }
-  return { kind: 'json', value };
-}
-
-/**
- * The first key that repeats within one object, with its JSON Pointer. For text that JSON.parse has accepted: the
- * scanner of `jsonc-parser` (which decodes escapes, so `"\u0065mail"` is `email`) gives the tokens, and a stack of
- * the open objects and arrays tells a key from a value. No recursion, so a body nested 100 000 deep is no problem.
- */
-function firstDuplicateKey(text: string): { key: string; pointer: string } | undefined {
-  interface Container {
-    /** The keys seen so far, for an object; `undefined` for an array. */
-    keys: Set<string> | undefined;
-    /** The key or index of the member being read. */
-    at: string | number;
-    /** In an object, whether the next string is a key. */
-    expectKey: boolean;
-  }
-  const stack: Container[] = [];
-  const scanner = createScanner(text, true);
-  // The text is valid JSON: a token's first character tells what it is (the scanner's kinds are a const enum, which
-  // isolated modules cannot read), and the end is the token that starts past the text.
-  for (scanner.scan(); scanner.getTokenOffset() < text.length; scanner.scan()) {
-    const top = stack[stack.length - 1];
-    switch (text[scanner.getTokenOffset()]) {
-      case '{':
-        stack.push({ keys: new Set(), at: '', expectKey: true });
-        break;
-      case '[':
-        stack.push({ keys: undefined, at: 0, expectKey: false });
-        break;
-      case '}':
-      case ']':
-        stack.pop();
-        break;
-      case ',':
-        if (top?.keys) top.expectKey = true;
-        else if (top) top.at = (top.at as number) + 1;
-        break;
-      case '"':
-        if (top?.keys && top.expectKey) {
-          const key = scanner.getTokenValue();
-          top.at = key;
-          top.expectKey = false;
-          if (top.keys.has(key)) return { key, pointer: stack.map((container) => `/${String(container.at).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('') };
-          top.keys.add(key);
-        }
-        break;
-      default:
-        break;
-    }
-  }
-  return undefined;
 }
 
 /** `hold` is told of each chunk's size before it is kept; false refuses the body (`busy`). */

@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import type { FieldError } from '../../generated/openapi.js';
 import { deref, type ContractDocument, type JsonObject } from '../../contract-model/document.ts';
 import type { ContractOperation, ContractParameter } from '../../contract-model/operations.ts';
-import { escapeToken, toFieldErrors } from './field-errors.ts';
+import { escapeToken, mostBasicPerField, toFieldErrors } from './field-errors.ts';
 import type { SchemaCompiler } from '../../contract-model/schema-compiler.ts';
 
 export interface IncomingRequestParts {
@@ -67,7 +67,7 @@ export function compileRequestValidator(
         details.push(...body(parts.body));
       }
     }
-    return details.length > 0 ? { ok: false, details } : { ok: true, request: validated };
+    return details.length > 0 ? { ok: false, details: mostBasicPerField(details) } : { ok: true, request: validated };
   };
 }
 

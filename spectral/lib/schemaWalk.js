@@ -1,5 +1,5 @@
-// Property rules must reach properties nested anywhere in a schema, so the walk follows every keyword that holds a
-// subschema; the `seen` set stops it on recursive schemas, which the resolved document holds as cycles.
+// Schema rules must reach schemas and properties nested anywhere in a schema, so the walk follows every keyword that
+// holds a subschema; the `seen` set stops it on recursive schemas, which the resolved document holds as cycles.
 import { followRef } from './followRef.js';
 
 const SINGLE = [
@@ -14,19 +14,16 @@ export function isPlainObject(value) {
 }
 
 /**
- * Calls `visit(name, propertySchema, propertyPath)` for every entry of every `properties` in the schema at `path`
- * of the resolved document, following the `$ref`s the resolver left in place.
+ * Calls `visit(subschema, subschemaPath)` for the schema at `path` of the resolved document and every schema nested
+ * in it, each once, following the `$ref`s the resolver left in place.
  */
-export function eachProperty(schema, path, visit, documentInventory, seen = new WeakSet()) {
-  const walk = (node, nodePath) => eachProperty(node, nodePath, visit, documentInventory, seen);
+export function eachSchema(schema, path, visit, documentInventory, seen = new WeakSet()) {
+  const walk = (node, nodePath) => eachSchema(node, nodePath, visit, documentInventory, seen);
   const resolved = followRef(schema, path, documentInventory);
   if (!isPlainObject(resolved) || seen.has(resolved)) return;
   seen.add(resolved);
-  for (const [name, property] of entriesOf(resolved.properties)) {
-    const propertyPath = [...path, 'properties', name];
-    visit(name, followRef(property, propertyPath, documentInventory), propertyPath);
-    walk(property, propertyPath);
-  }
+  visit(resolved, path);
+  for (const [name, property] of entriesOf(resolved.properties)) walk(property, [...path, 'properties', name]);
   for (const keyword of SINGLE) walk(resolved[keyword], [...path, keyword]);
   for (const keyword of LISTS) {
     if (!Array.isArray(resolved[keyword])) continue;
@@ -35,6 +32,24 @@ export function eachProperty(schema, path, visit, documentInventory, seen = new 
   for (const keyword of MAPS) {
     for (const [key, member] of entriesOf(resolved[keyword])) walk(member, [...path, keyword, key]);
   }
+}
+
+/**
+ * Calls `visit(name, propertySchema, propertyPath)` for every entry of every `properties` in the schema at `path`
+ * of the resolved document, following the `$ref`s the resolver left in place.
+ */
+export function eachProperty(schema, path, visit, documentInventory) {
+  eachSchema(
+    schema,
+    path,
+    (resolved, schemaPath) => {
+      for (const [name, property] of entriesOf(resolved.properties)) {
+        const propertyPath = [...schemaPath, 'properties', name];
+        visit(name, followRef(property, propertyPath, documentInventory), propertyPath);
+      }
+    },
+    documentInventory,
+  );
 }
 
 /** Whether values of the schema at `path` are JSON objects: by `type`, by `properties`, or through its combinators. */

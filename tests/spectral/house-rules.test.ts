@@ -78,6 +78,14 @@ const breaches: Record<string, { severity: number; paths: string[][] }> = {
   },
   // Both headers are missing; Spectral reports one finding per message and place.
   'deprecated-operation-headers': { severity: ERROR, paths: [['paths', '/widgets/{widgetId}', 'get', 'responses', '200']] },
+  'pattern-described': {
+    severity: ERROR,
+    paths: [
+      widgetsPostJson('properties', 'widget_name'),
+      ['paths', '/widgets/{widgetId}', 'get', 'parameters', '0', 'schema', 'x-pattern-description'],
+      ['components', 'schemas', 'ErrorEnvelope', 'properties', 'error', 'properties', 'details', 'items', 'properties', 'field'],
+    ],
+  },
   'property-names-camel-case': {
     severity: ERROR,
     paths: [widgetsPostJson('properties', 'widget_name'), webhookJson('properties', 'event_id')],
@@ -130,6 +138,8 @@ describe('house rule messages', () => {
     ['property-description-and-example', 'Property "colour" has no example (`examples` or `example`).'],
     ['property-description-and-example', 'Property "size" has no description.'],
     ['deprecation-dated', '`x-deprecation.sunset` must be at least 6 months after `since`.'],
+    ['pattern-described', 'Pattern without `x-pattern-description`: state its rule in words, for the errors that refuse it.'],
+    ['pattern-described', '`x-pattern-description` must be a sentence, a capital first and a full stop last.'],
     ['deprecation-dated', '`x-deprecation` is only for what is marked `deprecated: true`.'],
   ])('%s says: %s', (code, message) => {
     expect(bad).toContainEqual(expect.objectContaining({ code, message }));

@@ -14,6 +14,7 @@ export const houseRules = [
   'error-example-codes-in-enum',
   'property-description-and-example',
   'property-names-camel-case',
+  'pattern-described',
   'enum-openness-declared',
   'enum-openness-on-enum',
   'deprecation-dated',

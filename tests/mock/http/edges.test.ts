@@ -87,6 +87,22 @@ describe('a JSON body that is not UTF-8', () => {
   });
 });
 
+describe('a JSON body with a lone surrogate', () => {
+  const rest = JSON.stringify(customerBody()).slice(1);
+  it.each([
+    ['in a value', `{"firstName":"Ad\\ud800",${rest}`, /the string at \/firstName/],
+    ['in a value nested in an array', `{"tags":[1,"\\udc00x"],${rest}`, /the string at \/tags\/1/],
+    ['in a key', `{"a\\ud800b":1,${rest}`, /the key "a\\ud800b" at the top/],
+  ])('is refused as E_MALFORMED_JSON naming where, with the surrogate written as an escape: %s', async (_, text, where) => {
+    const result = await mock.call('/v1/partner/customers', { rawBody: text, idempotencyKey: newIdempotencyKey() });
+    expect([result.status, result.json.error.code], JSON.stringify(result.json)).toEqual([400, 'E_MALFORMED_JSON']);
+    expect(result.json.error.message).toMatch(where);
+    expect(result.json.error.message).toMatch(/lone surrogate/);
+    // The answer itself is text: the message shows the surrogate as an escape, never as the character.
+    expect(result.json.error.message).not.toMatch(/[\ud800-\udfff]/);
+  });
+});
+
 describe('a JSON body with a duplicate key', () => {
   const body = customerBody();
   const rest = JSON.stringify(body).slice(1);

@@ -98,6 +98,15 @@ describe('POST /_mock/reset', () => {
     expect((await post('/_mock/reset', {}, 'dk_test_short')).status).toBe(401);
   });
 
+  it('refuses a seed with a lone surrogate as the API refuses such a body (400 E_MALFORMED_JSON), loading nothing', async () => {
+    const freshKey = 'dk_test_LoneSurrogate000000000000001';
+    const text = JSON.stringify({ apiKey: freshKey, customers: seed.customers }).replace('"firstName":"', '"firstName":"\\ud800');
+    const refused = await post('/_mock/seed', text);
+    expect([refused.status, refused.json.error.code], JSON.stringify(refused.json)).toEqual([400, 'E_MALFORMED_JSON']);
+    expect(refused.json.error.message).toMatch(/lone surrogate/);
+    expect((await mock.call('/v1/partner/customers', { key: freshKey })).json.payload.data).toEqual([]);
+  });
+
   it('without a key, empties everything', async () => {
     const theirs = await createCustomer(mock, { key: otherSandboxKey });
     expect((await post('/_mock/reset', {})).json.payload).toEqual({ reset: 'everything' });
@@ -131,5 +140,20 @@ describe('--seed FILE', () => {
     expect(refused?.message).toMatch(/exited before it listened; its log: (.*)/);
     const log = await readFile((/its log: (.*)$/.exec(refused?.message ?? '') as RegExpExecArray)[1] as string, 'utf8');
     expect(log).toContain('/customers/0/customer/countryOfResidence: E_COUNTRY_UNKNOWN');
+  });
+
+  it.each([
+    ['a lone surrogate', (text: string) => Buffer.from(text.replace('"firstName":"', '"firstName":"\\udc00'), 'utf8'), /\/customers\/0\/customer\/firstName holds a lone surrogate/],
+    ['bytes that are not UTF-8', (text: string) => Buffer.concat([Buffer.from(text.slice(0, -1), 'utf8'), Buffer.from([0x20, 0xff, 0x7d])]), /not UTF-8/],
+    ['a duplicate key', (text: string) => Buffer.from(`{"customers":[],${text.slice(1)}`, 'utf8'), /"customers" appears twice/],
+  ])('refuses to start on a seed file that is not I-JSON, as the API refuses such a body: %s', async (_, spoil, problem) => {
+    const path = `${fixture.folder}/spoilt-seed.json`;
+    await writeFile(path, spoil(JSON.stringify(seed)));
+    const refused = await fixture.start(['--store', 'memory', '--seed', path]).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    const log = await readFile((/its log: (.*)$/.exec(refused?.message ?? '') as RegExpExecArray)[1] as string, 'utf8');
+    expect(log).toMatch(problem);
   });
 });

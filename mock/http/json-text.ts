@@ -1,0 +1,96 @@
+/**
+ * JSON text as the API reads it, a request's body or a seed file: UTF-8 (RFC 8259) and I-JSON (RFC 7493), or
+ * refused with what is wrong and where. Bytes that encode no character are refused rather than read as U+FFFD; a
+ * string holding a lone surrogate (`"\ud800"`, an escape standing for half a character) is refused alike, being the
+ * same broken text written another way, which could be neither filed nor sent back as UTF-8; and a key may appear
+ * once in an object, or the last value would win and a body whose first `email` is invalid would pass.
+ */
+import { createScanner } from 'jsonc-parser';
+
+/** A surrogate without its pair: a high one not followed by a low one, or a low one not after a high one. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Text decoded from UTF-8 holds a surrogate only where an escape wrote one: without such an escape, none to look for.
+const surrogateEscape = /\\u[dD][89a-fA-F]/;
+
+export type JsonText = { kind: 'json'; value: unknown } | { kind: 'malformed'; problem: string };
+
+// Fatal: a byte sequence that is not UTF-8 (a stray byte, an overlong form, an encoded surrogate) is refused rather
+// than read as U+FFFD. A byte order mark is kept, so that JSON.parse refuses it as before.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export function readJsonText(raw: Uint8Array): JsonText {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    return { kind: 'malformed', problem: 'it is not UTF-8 (a byte sequence that encodes no character)' };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'malformed', problem: (error as Error).message };
+  }
+  const problem = firstIJsonProblem(text);
+  return problem ? { kind: 'malformed', problem } : { kind: 'json', value };
+}
+
+/**
+ * The first string with a lone surrogate or key repeated within one object, with its JSON Pointer. For text that
+ * JSON.parse has accepted: the scanner of `jsonc-parser` (which decodes escapes, so `"\u0065mail"` is `email`) gives
+ * the tokens, and a stack of the open objects and arrays tells a key from a value. No recursion, so a body nested
+ * 100 000 deep is no problem. Keys are checked as they come, so a pointer never holds a lone surrogate.
+ */
+function firstIJsonProblem(text: string): string | undefined {
+  interface Container {
+    /** The keys seen so far, for an object; `undefined` for an array. */
+    keys: Set<string> | undefined;
+    /** The key or index of the member being read. */
+    at: string | number;
+    /** In an object, whether the next string is a key. */
+    expectKey: boolean;
+  }
+  const stack: Container[] = [];
+  const pointer = (depth = stack.length) => stack.slice(0, depth).map((container) => `/${String(container.at).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  const place = (at: string) => (at === '' ? 'the top' : at);
+  const whole = surrogateEscape.test(text) ? (value: string) => !loneSurrogate.test(value) : () => true;
+  const scanner = createScanner(text, true);
+  // The text is valid JSON: a token's first character tells what it is (the scanner's kinds are a const enum, which
+  // isolated modules cannot read), and the end is the token that starts past the text.
+  for (scanner.scan(); scanner.getTokenOffset() < text.length; scanner.scan()) {
+    const top = stack[stack.length - 1];
+    switch (text[scanner.getTokenOffset()]) {
+      case '{':
+        stack.push({ keys: new Set(), at: '', expectKey: true });
+        break;
+      case '[':
+        stack.push({ keys: undefined, at: 0, expectKey: false });
+        break;
+      case '}':
+      case ']':
+        stack.pop();
+        break;
+      case ',':
+        if (top?.keys) top.expectKey = true;
+        else if (top) top.at = (top.at as number) + 1;
+        break;
+      case '"': {
+        const value = scanner.getTokenValue();
+        if (top?.keys && top.expectKey) {
+          if (!whole(value)) return `the key ${JSON.stringify(value)} at ${place(pointer(stack.length - 1))} holds a lone surrogate, half of a character; text must be whole characters (I-JSON)`;
+          top.at = value;
+          top.expectKey = false;
+          if (top.keys.has(value)) return `the key ${JSON.stringify(value)} appears twice in one object, at ${pointer()}; a key may appear once`;
+          top.keys.add(value);
+        } else if (!whole(value)) {
+          // JSON.stringify writes a lone surrogate as an escape, so the message stays text.
+          return `the string at ${place(pointer())} holds a lone surrogate, half of a character (${JSON.stringify(value)}); text must be whole characters (I-JSON)`;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return undefined;
+}
