@@ -25,12 +25,9 @@ export async function resetStore(services: { store: Store; outbox: WebhookOutbox
     (tx) => forgetCompanies(tx, partnerId, batch),
     (tx) => forgetCustomers(tx, partnerId, batch),
     (tx) => idempotency.forget(tx, partnerId, batch),
+    (tx) => forgetRequests(tx, partnerId, batch),
   ];
   for (const forget of forgets) while (!(await store.write(forget)));
-  for (let after: number | undefined, first = true; first || after !== undefined; first = false) {
-    const from = after;
-    after = await store.write((tx) => forgetRequests(tx, partnerId, batch * 4, from));
-  }
   for (const endpoint of await store.read((tx) => listEndpoints(tx, partnerId))) {
     await store.write((tx) => deleteEndpoint(tx, partnerId, endpoint.id));
     await outbox.forgetEndpoint(endpoint.id);

@@ -1,8 +1,13 @@
 /**
  * The request journal as the store keeps it: every request the API answered, newest last, within a budget of bytes
- * (its entries' JSON), the oldest entries going first; read a page at a time, newest first, filtered by operation,
- * status and partner, and never examining more than ten pages' worth of entries for one page, so that a read costs
- * a page however large the journal or however rare the matches.
+ * (its entries' JSON); read a page at a time, newest first, filtered by operation, status and partner, and never
+ * examining more than ten pages' worth of entries for one page, so that a read costs a page however large the
+ * journal or however rare the matches.
+ *
+ * Past its budget the journal makes room fairly: the oldest requests go of the partner that holds the most bytes
+ * (requests without a valid key count as one partner), so one partner's traffic never pushes another's requests
+ * out while it holds more than they do. Each partner's bytes are counted, and the chunks holding its requests are
+ * indexed, so that making room reads only that partner's oldest chunks.
  */
 import { key, numberPart, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
@@ -68,12 +73,20 @@ export interface JournalPage {
  */
 type Chunk = (RequestRecord | null)[];
 
-/** First position → chunk, oldest first. No index beside: the journal is read a page at a time. */
+/** First position → chunk, oldest first. Read a page at a time. */
 const chunks = table<Uint8Array>('journal_chunks', { ordered: true, bytes: true });
 const totals = table<number>('journal_totals');
 const bytesKey = 'chunk_bytes';
-/** Chunks dropped per round while the journal is over its budget. */
-const dropSlice = 64;
+/**
+ * Scope (a partner's id, `''` for requests without a valid key), first position → 1 when the chunk holds that
+ * scope's requests only (it goes whole), 0 when it holds others' too (it is rewritten without them).
+ */
+const scopeChunks = table<number>('journal_scope_chunks', { ordered: true });
+/** Scope → the bytes of its requests. */
+const scopeBytes = table<number>('journal_scope_bytes', { ordered: true });
+const scopeOf = (record: Pick<RequestRecord, 'partnerId'>) => record.partnerId ?? '';
+/** Chunks read per round while room is made. */
+const dropSlice = 16;
 /**
  * Past its budget, the journal drops its oldest chunks until it is this share of the budget below it, so that it
  * drops a few chunks every few appends rather than one at each.
@@ -86,25 +99,34 @@ export function appendRequests(tx: Tx, records: readonly RequestRecord[], maxByt
   if (records.length === 0) return;
   const made = chunksOf(records, Math.floor(maxBytes * chunkShare));
   const addedBytes = made.reduce((sum, chunk) => sum + chunk.bytes.byteLength, 0);
-  const total = (tx.get(totals, bytesKey, { snapshot: true, recent: true }) ?? 0) + addedBytes;
-  // The oldest go first, before the new ones are written: the scan then has no pending write to merge.
-  const dropped = total > maxBytes ? dropOldest(tx, total - Math.floor(maxBytes * (1 - dropMargin))) : 0;
   let position = tx.allocate('journal', records.length);
   for (const chunk of made) {
     tx.put(chunks, key(position), chunk.bytes);
+    for (const [scope, bytes] of chunk.scopes) {
+      tx.put(scopeChunks, key(scope, position), chunk.scopes.size === 1 ? 1 : 0);
+      tx.add(scopeBytes, scope, bytes);
+    }
     position += chunk.count;
   }
-  // A batch larger than the whole budget (only with the smallest budgets): its own oldest chunks go too.
-  const over = total - dropped - maxBytes;
-  tx.add(totals, bytesKey, addedBytes - dropped - (over > 0 ? dropOldest(tx, over) : 0));
+  const total = (tx.get(totals, bytesKey, { snapshot: true, recent: true }) ?? 0) + addedBytes;
+  const freed = total > maxBytes ? makeRoom(tx, total - Math.floor(maxBytes * (1 - dropMargin))) : 0;
+  tx.add(totals, bytesKey, addedBytes - freed);
+}
+
+interface MadeChunk {
+  bytes: Uint8Array;
+  count: number;
+  /** The bytes of each scope's requests in it. */
+  scopes: Map<string, number>;
 }
 
 /** The records in order, cut into chunks of at most `maxChunkBytes` (one record at least), encoded. */
-function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): { bytes: Uint8Array; count: number }[] {
-  const made: { bytes: Uint8Array; count: number }[] = [];
+function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): MadeChunk[] {
+  const made: MadeChunk[] = [];
   let texts: string[] = [];
+  let scopes = new Map<string, number>();
   let size = 2;
-  const close = () => made.push({ bytes: Buffer.from(`[${texts.join(',')}]`), count: texts.length });
+  const close = () => made.push({ bytes: Buffer.from(`[${texts.join(',')}]`), count: texts.length, scopes });
   for (const record of records) {
     const text = JSON.stringify(record);
     // Its bytes and a comma.
@@ -112,9 +134,11 @@ function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): { b
     if (texts.length > 0 && size + bytes > maxChunkBytes) {
       close();
       texts = [];
+      scopes = new Map();
       size = 2;
     }
     texts.push(text);
+    scopes.set(scopeOf(record), (scopes.get(scopeOf(record)) ?? 0) + bytes);
     size += bytes;
   }
   close();
@@ -136,20 +160,64 @@ function recordsOf(chunk: Uint8Array): Chunk {
 }
 const encode = (records: Chunk): Uint8Array => Buffer.from(JSON.stringify(records));
 
-/** Drops the oldest chunks until at least `bytes` are freed, or none is left; the bytes freed. */
-function dropOldest(tx: Tx, bytes: number): number {
+/**
+ * Frees at least `bytes` (or all there is), the oldest requests of the scope holding the most first, until it holds
+ * no more than the next; the bytes of chunks freed. Not snapshots: two processes making room at once retry rather
+ * than count the same requests twice.
+ */
+function makeRoom(tx: Tx, bytes: number): number {
   let freed = 0;
   while (freed < bytes) {
-    // Not a snapshot: two processes dropping the same chunks retry rather than count them twice.
-    const oldest = tx.scan(chunks, within([], { limit: dropSlice }));
+    const held = tx.scan(scopeBytes, within([], { limit: Number.MAX_SAFE_INTEGER })).filter((entry) => entry.value > 0);
+    const [largest, next] = [...held].sort((a, b) => b.value - a.value);
+    if (!largest) break;
+    const share = next === undefined ? bytes - freed : Math.max(1, Math.min(bytes - freed, largest.value - next.value));
+    const got = forgetOldest(tx, largest.key, share);
+    // Counted but holding no chunk (its requests went another way): nothing more to take from it.
+    if (got === 0) tx.delete(scopeBytes, largest.key);
+    freed += got;
+  }
+  return freed;
+}
+
+/** Forgets the scope's oldest requests, a chunk at a time, until `bytes` are freed or none is left; the bytes freed. */
+function forgetOldest(tx: Tx, scope: string, bytes: number): number {
+  let freed = 0;
+  while (freed < bytes) {
+    const oldest = tx.scan(scopeChunks, within([scope], { limit: dropSlice }));
     for (let i = 0; i < oldest.length && freed < bytes; i += 1) {
-      const { key: chunkKey, value } = oldest[i] as { key: string; value: Uint8Array };
-      tx.delete(chunks, chunkKey);
-      freed += value.byteLength;
+      const entry = oldest[i] as { key: string; value: number };
+      freed += forgetIn(tx, numberPart(entry.key, 1), scope, entry.value === 1);
     }
     if (oldest.length < dropSlice) break;
   }
   return freed;
+}
+
+/**
+ * Forgets the scope's requests in the chunk at `position`: the whole chunk when it is the scope's alone, or its
+ * requests made holes (the others keep their positions: a cursor holds one); the bytes freed.
+ */
+function forgetIn(tx: Tx, position: number, scope: string, alone: boolean): number {
+  tx.delete(scopeChunks, key(scope, position));
+  const value = tx.get(chunks, key(position));
+  if (value === undefined) return 0;
+  const before = alone ? [] : recordsOf(value);
+  const records = before.map((record) => (record !== null && scopeOf(record) === scope ? null : record));
+  let scopeFreed = 0;
+  before.forEach((record, index) => {
+    // As counted when it was added: its JSON and a comma (a chunk's bytes are theirs, less one, and the brackets).
+    if (record !== null && records[index] === null) scopeFreed += Buffer.byteLength(JSON.stringify(record)) + 1;
+  });
+  if (records.every((record) => record === null)) {
+    tx.delete(chunks, key(position));
+    tx.add(scopeBytes, scope, -(alone ? value.byteLength - 1 : scopeFreed));
+    return value.byteLength;
+  }
+  const bytes = encode(records);
+  tx.put(chunks, key(position), bytes);
+  tx.add(scopeBytes, scope, -scopeFreed);
+  return value.byteLength - bytes.byteLength;
 }
 
 /** Chunks read per scan while a page is gathered, newest first. */
@@ -249,26 +317,13 @@ export function journalSince(tx: Tx, after: number, limit: number, filters: Jour
 }
 
 /**
- * Forgets the partner's requests among up to `limit` chunks after position `after` (a partner's reset, which walks
- * the whole journal: it is bounded by its budget); the position to go on from, or undefined at the end.
+ * Forgets up to `limit` chunks' worth of the partner's requests (a partner's reset); true once none is left.
  */
-export function forgetRequests(tx: Tx, partnerId: string, limit: number, after?: number): number | undefined {
-  const examined = tx.scan(chunks, within([], { ...(after === undefined ? {} : { after: [after] }), limit }));
+export function forgetRequests(tx: Tx, partnerId: string, limit: number): boolean {
+  const held = tx.scan(scopeChunks, within([partnerId], { limit }));
   let freed = 0;
-  for (const { key: chunkKey, value } of examined) {
-    const before = recordsOf(value);
-    if (!before.some((record) => record?.partnerId === partnerId)) continue;
-    // The partner's requests become holes, so that the others keep their positions (a cursor holds one).
-    const records = before.map((record) => (record?.partnerId === partnerId ? null : record));
-    if (records.every((record) => record === null)) {
-      tx.delete(chunks, chunkKey);
-      freed += value.byteLength;
-    } else {
-      const bytes = encode(records);
-      tx.put(chunks, chunkKey, bytes);
-      freed += value.byteLength - bytes.byteLength;
-    }
-  }
+  for (const entry of held) freed += forgetIn(tx, numberPart(entry.key, 1), partnerId, entry.value === 1);
   tx.add(totals, bytesKey, -freed);
-  return examined.length < limit ? undefined : numberPart((examined.at(-1) as { key: string }).key, 0);
+  if (held.length < limit) tx.delete(scopeBytes, partnerId);
+  return held.length < limit;
 }

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../../../generated/openapi.js';
 import { never } from '../../../mock/formation/timeline-records.ts';
-import type { RequestRecord } from '../../../mock/journal/journal-records.ts';
+import { forgetRequests, type RequestRecord } from '../../../mock/journal/journal-records.ts';
 import type { AttemptRecord, LaneClaim, OutboxEvent } from '../../../mock/webhooks/outbox/outbox-types.ts';
 import { newId } from '../../../mock/ids.ts';
 import type { WebhookEventOf } from '../../../mock/webhooks/event-payloads.ts';
@@ -797,6 +797,37 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(kept).toBeGreaterThan(3);
       expect(kept).toBeLessThan(40);
       expect(oldest).toBe(`req_${40 - kept}`);
+    });
+
+    it("makes room from the partner holding the most: another partner's traffic never pushes out a quieter one's requests", async () => {
+      const store = await fresh({ journalMaxBytes: 8192 });
+      const long = (n: number, overrides: Partial<RequestRecord> = {}) => request(n, { path: `/v1/partner/customers/${'x'.repeat(200)}${n}`, ...overrides });
+      await store.journal.append([0, 1, 2].map((n) => long(n, { partnerId: partnerB, requestId: `b_${n}` })));
+      for (let n = 10; n < 110; n += 1) await store.journal.append([long(n)]);
+      const all = async (query: { partnerId?: string } = {}) => {
+        const ids: string[] = [];
+        for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+          const page = await store.journal.page({ limit: 100, before: cursor, ...query });
+          ids.unshift(...page.entries.map((e) => e.requestId));
+          cursor = page.next;
+        }
+        return ids;
+      };
+      expect(await all({ partnerId: partnerB })).toEqual(['b_0', 'b_1', 'b_2']);
+      const mine = await all({ partnerId: partnerA });
+      expect(mine.length).toBeGreaterThan(3);
+      expect(mine.at(-1)).toBe('req_109');
+      expect(mine[0]).toBe(`req_${110 - mine.length}`);
+      // Within budget, the whole journal: the noisy partner's share went, not the budget's bound.
+      expect((await all()).length).toBe(mine.length + 3);
+    });
+
+    it("forgets a partner's requests on its reset, and nothing of another's", async () => {
+      const store = await fresh();
+      await store.journal.append([request(0), request(1, { partnerId: partnerB }), request(2)]);
+      await store.journal.append([request(3)]);
+      while (!(await store.store.write((tx) => forgetRequests(tx, partnerA, 1))));
+      expect((await store.journal.page({ limit: 10 })).entries.map((e) => e.requestId)).toEqual(['req_1']);
     });
   });
 
