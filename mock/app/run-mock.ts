@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError, helpText, parseConfig, type Invocation } from '../config/config.ts';
 import { createLogger } from '../config/logger.ts';
-import { applySeed, SeedError } from '../seed/seed.ts';
+import { SeedError } from '../seed/seed.ts';
 import { maskStoreUrl } from '../store/open-store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
@@ -43,7 +43,7 @@ async function main(invocation: Invocation): Promise<void> {
     throw error;
   }
   if (config.seedFile !== undefined) {
-    const problem = await seedFromFile(config.seedFile, mock, { sandbox: config.environment === 'sandbox', ...(config.seedKey === undefined ? {} : { defaultApiKey: config.seedKey }) }, logger);
+    const problem = await seedFromFile(config.seedFile, mock, config.seedKey, logger);
     if (problem) {
       await mock.close();
       return refuse(problem);
@@ -91,7 +91,7 @@ async function main(invocation: Invocation): Promise<void> {
 }
 
 /** Applies the seed file; returns what is wrong with it, to refuse the start with. */
-async function seedFromFile(path: string, mock: RunningMock, options: { sandbox: boolean; defaultApiKey?: string }, logger: { info(obj: object, msg: string): void }): Promise<string | undefined> {
+async function seedFromFile(path: string, mock: RunningMock, defaultApiKey: string | undefined, logger: { info(obj: object, msg: string): void }): Promise<string | undefined> {
   let document: unknown;
   try {
     document = JSON.parse(await readFile(path, 'utf8'));
@@ -99,7 +99,7 @@ async function seedFromFile(path: string, mock: RunningMock, options: { sandbox:
     return `--seed ${path}: ${(error as Error).message}`;
   }
   try {
-    const report = await applySeed(document, { baseUrl: mock.url, ...options });
+    const report = await mock.seed(document, defaultApiKey);
     logger.info({ seed: path, ...report }, 'seeded');
     return undefined;
   } catch (error) {
