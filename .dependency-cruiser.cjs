@@ -9,7 +9,8 @@
  *
  * And the console's page (console/, a browser app): it reaches the mock only through its two APIs, so it imports
  * no module of the mock, nothing of Node, and of the contract model only what reads a document already loaded.
- *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts
+ *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts and
+ *                 package/main.ts (the entries: npm start's and the package's)
  */
 const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|rate-limit|cors|served-documents|seed|proxy)';
 
@@ -73,7 +74,7 @@ module.exports = {
       name: 'app-imported-by-main-only',
       severity: 'error',
       comment: 'app/ assembles the mock; only its entry points start it.',
-      from: { path: '^mock/', pathNot: '^mock/(app/|main\\.ts)' },
+      from: { path: '^mock/', pathNot: '^mock/(app/|main\\.ts|package/main\\.ts)' },
       to: { path: '^mock/app/' },
     },
     {

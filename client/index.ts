@@ -1,6 +1,7 @@
 /**
- * The public API of the Partner Formation API client: the typed client, its errors, pagination, and the webhook
- * verifier. Everything else under `client/` is internal.
+ * The public API of the Partner Formation API client: the typed client, its errors, pagination, the webhook
+ * verifier, and the contract's types (a named type per schema, and each operation's payload, body and parameters
+ * by its operationId). Everything else under `client/` is internal.
  */
 export {
   createPartnerClient,
@@ -15,6 +16,8 @@ export {
   type PartnerOperations,
 } from './partner-client.ts';
 export type { OperationId, OperationParams, Payload, RequestBody } from './contract-types.ts';
+// Generated from the contract's components.schemas: Customer, Company, CompanyCreateRequest, …
+export type * from '../generated/schema-types.ts';
 export type { PartnerResult, ResponseMeta } from './response-meta.ts';
 export type { FetchLike, RetryOptions } from './retrying-fetch.ts';
 export {

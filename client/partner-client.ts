@@ -23,14 +23,8 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { operations } from '../generated/openapi.js';
 import { assertValidApiKey } from './api-key.ts';
 import { operationShape } from './contract-bundle.ts';
-import type {
-  ClientPaths,
-  IsIdempotentCreate,
-  OperationId,
-  OperationParams,
-  Payload,
-  RequestBody,
-} from './contract-types.ts';
+import type { OperationParams, Payload, RequestBody } from '../contract-model/operation-types.ts';
+import type { ClientPaths, IsIdempotentCreate, OperationId } from './contract-types.ts';
 import { describeCall, errorFromResponse, PartnerUnexpectedResponseError, type FailedCall } from './errors.ts';
 import { isIdempotentCreate } from './idempotent-routes.ts';
 import { operationRoutes } from './operation-routes.ts';

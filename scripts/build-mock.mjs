@@ -2,18 +2,18 @@
 // a TypeScript loader would add about a second to every start. Packages stay external, loaded from node_modules.
 // The console (console/, served at /_mock/console) is bundled beside it for browsers, into console/console.js and console.css,
 // with everything it imports: the page loads nothing from elsewhere. Its sizes are printed, and written to console/bundle-size.json.
-// `--outdir DIR` writes elsewhere (the mock's package, mock/package/build.ts).
+// `--outdir DIR` writes elsewhere, and `--entry FILE` bundles another entry as main.mjs (the mock's package, mock/package/build.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-const { values } = parseArgs({ options: { outdir: { type: 'string' }, quiet: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { outdir: { type: 'string' }, entry: { type: 'string' }, quiet: { type: 'boolean' } } });
 const outdir = values.outdir ?? '.build';
 
 const mock = build({
-  entryPoints: ['mock/main.ts'],
+  entryPoints: { main: values.entry ?? 'mock/main.ts' },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

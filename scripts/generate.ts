@@ -1,6 +1,6 @@
 /**
  * Writes generated/ from the contract in openapi/: the bundled document, its dereferenced copy (for tools with
- * weak $ref support, such as Dredd), the TypeScript types of its paths and webhooks, and standalone HTML docs. The
+ * weak $ref support, such as Dredd), the TypeScript types of its paths, webhooks and schemas, and standalone HTML docs. The
  * mock's admin API (mock/admin/openapi/) gets the same under generated/mock-admin/, except the dereferenced copy.
  *
  *   npm run generate            regenerate generated/
@@ -138,6 +138,25 @@ const clientContract = (bundled: string, file: string): Step => ({
   },
 });
 
+/**
+ * A named type for each schema of the contract (`components.schemas`), as openapi.d.ts declares them, for the client
+ * to export: a schema added to the contract gets its type there with nothing written by hand.
+ */
+const schemaTypes = (bundled: string, file: string): Step => ({
+  file,
+  make: async (out) => {
+    const document = JSON.parse(await readFile(join(out, bundled), 'utf8')) as ContractDocument;
+    const names = Object.keys(document.components?.schemas ?? {}).sort();
+    const module = [
+      '// Written by `npm run generate` from the contract (openapi/): a named type per schema, for client/index.ts to export.',
+      '',
+      `export type {\n${names.map((name) => `  ${name},`).join('\n')}\n} from './openapi.js';`,
+      '',
+    ].join('\n');
+    await writeFile(join(out, file), module);
+  },
+});
+
 /** The artefacts, in dependency order: each step may read what an earlier one wrote into `out`. */
 const steps: Step[] = [
   bundle(contractRoot, 'openapi.json'),
@@ -145,6 +164,7 @@ const steps: Step[] = [
   types('openapi.json', 'openapi.d.ts'),
   facts('openapi.json', 'contract-facts.ts'),
   clientContract('openapi.json', 'client-contract.ts'),
+  schemaTypes('openapi.json', 'schema-types.ts'),
   docs('openapi.json', 'docs/index.html', 'Partner Formation API', { samples: true }),
   bundle(adminRoot, 'mock-admin/openapi.json'),
   types('mock-admin/openapi.json', 'mock-admin/openapi.d.ts'),

@@ -19,7 +19,6 @@ import { writeFileSync } from 'node:fs';
 import hooks, { type Transaction } from 'hooks';
 import type { OperationId, Payload, RequestBody } from '../../client/index.ts';
 import { contractFacts } from '../../generated/contract-facts.ts';
-import type { operations } from '../../generated/openapi.js';
 import { contractOperations, type SuiteOperation } from '../support/contract.ts';
 import { armMockFault } from '../support/mock-admin.ts';
 import { readHooksEnvironment } from './hooks-environment.ts';
@@ -35,10 +34,10 @@ const state: {
   customerEmail: string;
   customerId?: string;
   customerKey?: string;
-  customerBody?: RequestBody<operations['createCustomer']>;
+  customerBody?: RequestBody<'createCustomer'>;
   companyId?: string;
   companyKey?: string;
-  companyBody?: RequestBody<operations['createCompany']>;
+  companyBody?: RequestBody<'createCompany'>;
   companyStatus?: string;
   documentId?: string;
   downloadUrl?: string;
@@ -317,7 +316,7 @@ const scenarios: Record<string, Scenario> = {
   },
   // Members of an LLC must own exactly 100 percent (E_OWNERSHIP_TOTAL_INVALID): a rule, not a schema error.
   'createCompany 400': (t) => {
-    const body = jsonBody<RequestBody<operations['createCompany']>>(t);
+    const body = jsonBody<RequestBody<'createCompany'>>(t);
     if (body.entityType !== 'LLC') throw new Error(`the example of createCompany is a ${body.entityType} formation; an LLC one is needed`);
     body.members = body.members.map((member, index) => (index === 0 ? { ...member, ownershipPercent: member.ownershipPercent - 10 } : member));
     setJsonBody(t, body);
@@ -343,9 +342,9 @@ async function createFailedFormation(): Promise<void> {
   const body = { ...companyBody, nameOptions: ['Lovelace Engines LLC'], mailingAddress: companyBody.businessAddress };
   const created = await call('POST', '/v1/partner/companies', body, { 'idempotency-key': freshIdempotencyKey() });
   if (created.status !== 202) throw new Error(`creating a second formation answered ${created.status}: ${created.text}`);
-  const companyId = (created.json as { payload: Payload<operations['createCompany']> }).payload.serviceCompanyId;
+  const companyId = (created.json as { payload: Payload<'createCompany'> }).payload.serviceCompanyId;
   const failed = await call('POST', `/v1/partner/sandbox/companies/${companyId}/simulate-formation`, { target: 'FAILED', failureReason: 'NAME_UNAVAILABLE' });
-  const failedStatus = (failed.json as { payload?: Payload<operations['simulateCompanyFormation']> } | undefined)?.payload?.status;
+  const failedStatus = (failed.json as { payload?: Payload<'simulateCompanyFormation'> } | undefined)?.payload?.status;
   if (failed.status !== 200 || failedStatus !== 'FAILED') throw new Error(`failing the second formation answered ${failed.status}: ${failed.text}`);
 }
 
@@ -437,7 +436,7 @@ function remember(t: Transaction): void {
   if (t.skip || !t.real || String(t.real.statusCode) !== String(t.expected.statusCode)) return;
   const { operationId } = operationOf(t);
   const body = t.real.body;
-  const payload = <K extends OperationId>(_operation: K) => (JSON.parse(body) as { payload: Payload<operations[K]> }).payload;
+  const payload = <K extends OperationId>(_operation: K) => (JSON.parse(body) as { payload: Payload<K> }).payload;
   switch (`${operationId} ${Number(t.expected.statusCode)}`) {
     case 'createCustomer 200':
       state.customerId = payload('createCustomer').serviceCustomerId;

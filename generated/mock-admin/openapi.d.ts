@@ -248,9 +248,12 @@ export interface paths {
          *
          *     The seed goes through the API itself, so an entry obeys the API's rules, and a refused one is a
          *     `400 E_VALIDATION_FAILED` with the API's field errors, `field` pointing into the seed document
-         *     (`/customers/1/customer/email`). Entries are applied in order; the first refused one stops the seed, and what
-         *     came before it stays: fix the entry and seed again. Seeding again is harmless: customers are unique per email,
-         *     and a company whose customer already has one of that name is skipped. The body may be up to 16 MiB.
+         *     (`/customers/1/customer/email`). A seed is all or nothing: every entry is checked as the API checks its
+         *     requests, and every partner's key by the API, before anything is written, so a seed with a refused entry
+         *     applies none of it. What can still stop a seed once applying is not in it (the store failing, a forced answer
+         *     armed for the partner): the refusal then says how many customers and companies were created before it, which
+         *     stay. Seeding again is harmless: customers are unique per email, and a company whose customer already has one
+         *     of that name is skipped. The body may be up to 16 MiB.
          */
         post: operations["seedStore"];
         delete?: never;
@@ -2483,7 +2486,7 @@ export interface components {
                 };
             };
         };
-        /** @description The seed is not valid JSON or breaks the contract, or the API refused one of its entries; `details` point into the seed document. The entries before the refused one stay applied. */
+        /** @description The seed is not valid JSON or breaks the contract, or the API would refuse one of its entries, and nothing of it was applied; `details` point into the seed document. Refused once applying, for a reason not in the seed (a forced answer armed), the message says what was created before it. */
         SeedBadRequest: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];

@@ -15,7 +15,7 @@ import type { RequestJournal } from '../journal/request-journal.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import { naicsSource } from '../reference/index.ts';
-import { applySeed, SeedError } from '../seed/seed.ts';
+import { SeedError, type SeedReport } from '../seed/seed.ts';
 import { maskStoreUrl } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
@@ -50,8 +50,10 @@ export interface AdminServices {
   apiOperationIds: readonly string[];
   /** The answers each operation documents: what a fault may answer. */
   documentedAnswers: AnswersOf;
-  /** Where this process answers: a seed calls the API there, not at --public-url (which may be a proxy). */
+  /** Where this process answers: the admin API's own URLs. */
   selfUrl: () => string;
+  /** Applies a seed document (seed/seed.ts) through the API where this process answers, not at --public-url (which may be a proxy). */
+  seed: (document: unknown, defaultApiKey?: string) => Promise<SeedReport>;
   /** Empties the store, or one partner's records. */
   reset: (partnerId?: string) => Promise<void>;
   adminContract: ContractDocument;
@@ -94,7 +96,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
 
     async seedStore({ body, partner }) {
       try {
-        const report = await applySeed(body, { baseUrl: services.selfUrl(), ...(partner ? { defaultApiKey: partner.key } : {}), sandbox: config.environment === 'sandbox' });
+        const report = await services.seed(body, partner?.key);
         return { status: 200, payload: report };
       } catch (error) {
         if (error instanceof SeedError) throw new ApiError(400, 'E_VALIDATION_FAILED', error.message, error.details);

@@ -7,7 +7,6 @@ import type { Logger } from 'pino';
 import { perOperation } from '../../contract-model/per-operation.ts';
 import { compileResponseValidator } from '../../contract-model/response-validator.ts';
 import { createRouter } from '../../contract-model/router.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import { authenticate } from '../pipeline/authenticate.ts';
 import type { MockConfig } from '../config/config.ts';
 import { allowCrossOrigin } from '../cors/allow-cross-origin.ts';
@@ -27,20 +26,16 @@ import { routeRequest } from '../pipeline/route-request.ts';
 import type { Channel } from '../pipeline/send-answer.ts';
 import { limitRate } from '../rate-limit/limit-rate.ts';
 import { createProcessRateBuckets } from '../rate-limit/rate-buckets.ts';
-import { compileRequestValidator, type RequestValidator } from '../pipeline/request-validator.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
 import type { Services } from './services.ts';
 
 export function createApiChannel(config: MockConfig, logger: Logger, services: Services, baseUrl: () => string): Channel {
-  const { contract, operations, store, keys } = services;
-  const compiler = createSchemaCompiler(contract);
+  const { contract, operations, store, keys, compiler, requestValidatorOf } = services;
   const finalise = createAnswerFinaliser({
     validatorOf: perOperation(operations, (op) => compileResponseValidator(contract, op, compiler)),
     enabled: (exchange) => services.settings.of(exchange.partner?.id).validateResponses,
     logger,
   });
-  // One set of request validators, compiled once per operation, for every step that checks a request.
-  const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
   /** How the mock answers a request itself (and, with `fallback`, where the upstream could not; faults came before). */
   const answerHere = ({ fallback }: { fallback: boolean }): Step[] => [
     // Before validation: a refused body is stored for its key like any 4xx.
@@ -89,7 +84,7 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
  * are the upstream's. The published rate limit is kept here too: the proxy's own answers carry the rate-limit
  * headers the contract requires of every answer, and a client over the limit learns it without the upstream.
  */
-function proxySteps(config: MockConfig, logger: Logger, services: Services, upstream: NonNullable<MockConfig['upstream']>, requestValidatorOf: (operationId: string) => RequestValidator | undefined, fallback: Step[]): Step[] {
+function proxySteps(config: MockConfig, logger: Logger, services: Services, upstream: NonNullable<MockConfig['upstream']>, requestValidatorOf: Services['requestValidatorOf'], fallback: Step[]): Step[] {
   const { contract, operations, keys } = services;
   return [
     assignRequestId,

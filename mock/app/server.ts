@@ -20,11 +20,14 @@ import type { Store } from '../store/store.ts';
 import { createApiChannel } from './api-channel.ts';
 import { createServices, type Overrides, type Services } from './services.ts';
 import { servedDocuments } from '../served-documents/served-documents.ts';
+import { applySeed, type SeedReport } from '../seed/seed.ts';
 
 export interface RunningMock {
   url: string;
   config: MockConfig;
   store: Store;
+  /** Applies a seed document (`--seed FILE`), all or nothing. */
+  seed: (document: unknown, defaultApiKey?: string) => Promise<SeedReport>;
   /** The webhook signing secret in use: the configured one, or the one kept in the store. */
   webhookSecret: string;
   close(): Promise<void>;
@@ -51,11 +54,13 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
   let baseUrl = config.publicUrl ?? '';
   let selfUrl = '';
   const documents = servedDocuments(services.contract, () => baseUrl, config.environment);
+  const seed = (document: unknown, defaultApiKey?: string) =>
+    applySeed(document, { baseUrl: selfUrl, sandbox: config.environment === 'sandbox', validatorOf: services.requestValidatorOf, ...(defaultApiKey === undefined ? {} : { defaultApiKey }) });
   const admin = await createAdminChannel({
     guard: createAdminGuard({ adminToken: config.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
     keys: services.keys,
     logger,
-    services: { ...services.admin, selfUrl: () => selfUrl },
+    services: { ...services.admin, selfUrl: () => selfUrl, seed },
   });
   const api = createApiChannel(config, logger, services, () => baseUrl);
   const channelOf = (pathname: string): Channel => (documents.serves(pathname) ? documents : isAdminPath(pathname) ? admin : api);
@@ -76,6 +81,7 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
     url,
     config,
     store: services.store,
+    seed,
     webhookSecret: services.webhookSecret,
     close: () => (closed ??= shutDown(server, logger, services)),
   };

@@ -42,6 +42,8 @@ import { newWebhookSecret } from '../webhooks/signing.ts';
 import { documentedAnswers } from '../../contract-model/documented-answers.ts';
 import type { AnswersOf } from '../forced-answers/force-answer.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
+import { createSchemaCompiler, type SchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { compileRequestValidator, type RequestValidator } from '../pipeline/request-validator.ts';
 import { resetStore } from './reset.ts';
 import { secret } from './secrets.ts';
 
@@ -53,6 +55,13 @@ export interface Services {
   store: Store;
   contract: ContractDocument;
   operations: readonly ContractOperation[];
+  /** The one Ajv set-up over the contract served. */
+  compiler: SchemaCompiler;
+  /**
+   * The request validators, compiled once per operation, for every step that checks a request, and for the seed,
+   * which checks its entries with them before it writes anything.
+   */
+  requestValidatorOf: (operationId: string) => RequestValidator | undefined;
   handlers: Handlers;
   /** Operations of the contract with no handler, answered from its examples (`--unhandled-operations examples`). */
   unhandled: string[];
@@ -62,7 +71,7 @@ export interface Services {
   faults: FaultRegistry;
   settings: SettingsRegistry;
   webhookSecret: string;
-  admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl'>;
+  admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl' | 'seed'>;
   /** The answers each operation documents, for a forced answer (`Prefer`, or a fault armed). */
   documentedAnswers: AnswersOf;
   stopWork(): Promise<void>;
@@ -78,6 +87,8 @@ const pollMs = 250;
 export async function createServices(config: MockConfig, logger: Logger, store: Store, overrides: Overrides): Promise<Services> {
   const contract = await loadContract(config.contractPath);
   const operations = listOperations(contract);
+  const compiler = createSchemaCompiler(contract);
+  const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
   // Before anything starts working: a path that cannot be recorded to refuses the start with nothing to stop.
   const recording = config.upstream?.record === undefined ? undefined : await openRecording({ path: config.upstream.record, upstream: config.upstream.url, contract, logger }).catch((error: unknown) => {
     throw error instanceof RecordingRefused ? new ConfigError(error.message) : error;
@@ -145,7 +156,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
-  return { recording, bodyBudget: createBodyBudget(config.bodyMemoryBytes), store, contract, operations, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
+  return { recording, bodyBudget: createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

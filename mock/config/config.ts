@@ -146,14 +146,22 @@ const options: Option[] = [
 /** The environment variables the mock reads, one per option: a launcher that owns the options clears them. */
 export const optionVariables: readonly string[] = options.map((option) => option.env).filter((name) => name !== '');
 
-export function helpText(): string {
+/** How a user runs the mock, as its help shows it: `npm start --` in a clone, `npx @partner-formation/mock` from the package. */
+export interface Invocation {
+  command: string;
+  /** Other ways, each shown on a line of its own. */
+  alternatives?: string[];
+}
+
+export function helpText(invocation: Invocation): string {
   const rows = options.map((option) => {
     const left = `  --${option.flag}${option.placeholder ? ` ${option.placeholder}` : ''}`;
     const env = option.env ? ` [${option.env}]` : '';
     return `${left.padEnd(38)}${option.help}${env}`;
   });
   return [
-    'Usage: npm start -- [options]',
+    `Usage: ${invocation.command} [options]`,
+    ...(invocation.alternatives ?? []).map((alternative) => `   or: ${alternative} [options]`),
     '',
     'The Partner Formation API mock: validates every request against the contract, keeps state per API key,',
     'advances formations and delivers signed webhooks. Admin routes are under /_mock/ (see README).',

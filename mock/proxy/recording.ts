@@ -20,7 +20,7 @@ import { deref } from '../../contract-model/document.ts';
 import type { CustomerCreateRequest, FormationFailureReason, FormationStatus } from '../../generated/openapi.js';
 import { cut, withoutControls } from '../journal/captured-message.ts';
 import { answeredByUpstream, type Exchange } from '../pipeline/exchange.ts';
-import type { RecordedPartner, RecordingDocument, SeedCompany } from '../seed/seed.ts';
+import type { RecordedPartner, RecordingDocument, SeedCompany } from '../seed/seed-document.ts';
 import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
 
 export interface Recording {

@@ -3,46 +3,22 @@
  * formation status it should reach. Everything goes through the API itself, with the typed client, so a seed obeys
  * the same rules as a partner's requests and a bad entry gets the same field-level errors, with pointers into the
  * seed document. Seeding again is harmless: customers are unique per email, and a company is skipped when its
- * customer already has one of that name. Entries are applied in order; the first refused one stops the seed, and
- * what came before it stays (fix the entry and seed again).
+ * customer already has one of that name.
+ *
+ * All or nothing: every entry is checked as the API would check it, and every partner's key by the API itself,
+ * before anything is written (seed-check.ts), so a seed with an entry the API refuses applies none. The entries
+ * are then applied in order, each a request of its own: what can still stop them is not in the seed (the store
+ * failing, a forced answer armed for the partner, the process killed), and the refusal then says what was
+ * created before it; seeding again adds the rest.
  */
-import type { CCorpFormationRequest, CustomerCreateRequest, FieldError, FormationFailureReason, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
+import type { FieldError, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
 import { maskKey } from '../auth/api-keys.ts';
 import { cut } from '../journal/captured-message.ts';
+import { entryProblems, simulationFor, underSeedEntry, type RequestValidatorOf } from './seed-check.ts';
+import type { SeedCustomer, SeedPartner } from './seed-document.ts';
 
-type FormationBody = Omit<LlcFormationRequest, 'serviceCustomerId'> | Omit<CCorpFormationRequest, 'serviceCustomerId'>;
-
-export interface SeedCompany {
-  formation: FormationBody;
-  /** The status it should reach (default PENDING); anything past PENDING needs the sandbox's simulation. */
-  status?: FormationStatus;
-  failureReason?: FormationFailureReason;
-}
-
-export interface SeedCustomer {
-  customer: CustomerCreateRequest;
-  companies?: SeedCompany[];
-}
-
-export interface SeedPartner {
-  apiKey: string;
-  customers: SeedCustomer[];
-}
-
-/** One partner's section of a recording (proxy/recording.ts): labelled with its key masked, never the key. */
-export interface RecordedPartner {
-  partner: string;
-  /** How the upstream's answers broke the contract while this was recorded; a recording with any is refused. */
-  violations: string[];
-  customers: SeedCustomer[];
-}
-
-/** A recording: what passed through the mock as a proxy, per partner, loaded for the partner whose key loads it. */
-export interface RecordingDocument {
-  recording: { upstream: string; startedAt: string; writtenAt: string; about: string };
-  recorded: RecordedPartner[];
-}
+export type { RecordedPartner, RecordingDocument, SeedCompany, SeedCustomer, SeedPartner } from './seed-document.ts';
 
 export interface SeedReport {
   partners: number;
@@ -136,51 +112,75 @@ function checkCustomer(entry: unknown, at: string, report: (field: string, code:
   });
 }
 
-/** Applies a seed document through the API at `baseUrl`. */
-export async function applySeed(document: unknown, options: { baseUrl: string; defaultApiKey?: string; sandbox: boolean }): Promise<SeedReport> {
+export interface SeedOptions {
+  /** Where the API answers: the seed calls it there. */
+  baseUrl: string;
+  defaultApiKey?: string;
+  sandbox: boolean;
+  /** The API's request validators, to check every entry before anything is written. */
+  validatorOf: RequestValidatorOf;
+}
+
+/** Applies a seed document through the API at `baseUrl`, all of it or, when the API would refuse an entry, none. */
+export async function applySeed(document: unknown, options: SeedOptions): Promise<SeedReport> {
   const { partners, pointer } = readSeed(document, options.defaultApiKey);
+  const problems = partners.flatMap((partner, index) => partner.customers.flatMap((entry, n) => entryProblems(entry, `${pointer(index)}/customers/${n}`, options)));
+  if (problems.length > 0) throw new SeedError(`Nothing was applied: the API would refuse the seed at ${[...new Set(problems.map((problem) => entryOf(problem.field)))].join(', ')}.`, problems);
+  const clients = partners.map((partner) => createPartnerClient({ baseUrl: options.baseUrl, apiKey: partner.apiKey }));
+  // The API's own verdict on each key (the environment, --api-keys), by a read that changes nothing.
+  for (const [index, api] of clients.entries()) await refusedAt({ at: `${pointer(index)}/apiKey`, keyAt: `${pointer(index)}/apiKey` }, () => api.listCustomers({ limit: 1 }));
   const report: SeedReport = { partners: partners.length, customers: { created: 0, existing: 0 }, companies: { created: 0, skipped: 0 } };
-  for (const [index, partner] of partners.entries()) {
-    const api = createPartnerClient({ baseUrl: options.baseUrl, apiKey: partner.apiKey });
-    for (const [n, entry] of partner.customers.entries()) {
-      await seedCustomer(api, entry, `${pointer(index)}/customers/${n}`, options.sandbox, report);
+  try {
+    for (const [index, partner] of partners.entries()) {
+      for (const [n, entry] of partner.customers.entries()) {
+        await seedCustomer(clients[index] as PartnerClient, entry, { at: `${pointer(index)}/customers/${n}`, keyAt: `${pointer(index)}/apiKey` }, report);
+      }
     }
+  } catch (error) {
+    if (!(error instanceof SeedError)) throw error;
+    const { customers, companies } = report;
+    const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    throw new SeedError(`${error.message} Before it, the seed created ${count(customers.created, 'customer', 'customers')} and ${count(companies.created, 'company', 'companies')}, which stay: seeding again adds the rest.`, error.details);
   }
   return report;
 }
 
-async function seedCustomer(api: PartnerClient, entry: SeedCustomer, at: string, sandbox: boolean, report: SeedReport): Promise<void> {
-  const { payload: customer } = await refusedAt(`${at}/customer`, () => api.createCustomer(entry.customer));
+/** The seed entry a pointer is in: `/customers/2` of `/customers/2/companies/0/formation/state`. */
+function entryOf(field: string): string {
+  return /^(\/partners\/\d+)?\/(customers|recorded\/\d+\/customers)\/\d+/.exec(field)?.[0] ?? (field || '/');
+}
+
+type Where = { at: string; keyAt: string };
+
+async function seedCustomer(api: PartnerClient, entry: SeedCustomer, where: Where, report: SeedReport): Promise<void> {
+  const { payload: customer } = await refusedAt({ ...where, at: `${where.at}/customer` }, () => api.createCustomer(entry.customer));
   report.customers[customer.created ? 'created' : 'existing'] += 1;
   const names = new Set<string>();
   if (!customer.created) for await (const company of paginate(api.listCompanies, { serviceCustomerId: customer.serviceCustomerId, limit: 100 })) names.add(company.name);
   for (const [n, seed] of (entry.companies ?? []).entries()) {
-    const where = `${at}/companies/${n}`;
-    const status = seed.status ?? 'PENDING';
-    if (status !== 'PENDING' && !sandbox) throw new SeedError(`Reaching ${status} needs the sandbox's simulation; this mock plays production.`, [{ in: 'body', field: `${where}/status`, code: 'E_NOT_ALLOWED_VALUE', message: 'Only PENDING in production.' }]);
+    const at = `${where.at}/companies/${n}`;
     if (names.has(seed.formation.nameOptions[0] as string)) {
       report.companies.skipped += 1;
       continue;
     }
-    const { payload: company } = await refusedAt(`${where}/formation`, () => api.createCompany({ ...seed.formation, serviceCustomerId: customer.serviceCustomerId } as LlcFormationRequest));
+    const { payload: company } = await refusedAt({ ...where, at: `${at}/formation` }, () => api.createCompany({ ...seed.formation, serviceCustomerId: customer.serviceCustomerId } as LlcFormationRequest));
     names.add(company.name);
     report.companies.created += 1;
-    if (status === 'PENDING') continue;
-    const target = status === 'SUBMITTED' ? { target: 'NEXT' as const } : status === 'FAILED' ? { target: 'FAILED' as const, failureReason: seed.failureReason ?? 'STATE_REJECTED' } : { target: 'COMPLETED' as const };
-    await refusedAt(where, () => api.simulateCompanyFormation({ companyId: company.serviceCompanyId }, target));
+    const simulation = simulationFor(seed);
+    if (simulation) await refusedAt({ ...where, at }, () => api.simulateCompanyFormation({ companyId: company.serviceCompanyId }, simulation));
   }
 }
 
-/** Runs one API call; its refusal becomes the seed's, with the field pointers moved under `at`. */
-async function refusedAt<T>(at: string, call: () => Promise<T>): Promise<T> {
+/** Runs one API call; its refusal becomes the seed's, with the field pointers moved under `at` (a key's to `keyAt`). */
+async function refusedAt<T>(where: Where, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!(error instanceof PartnerApiError)) throw error;
     const details: FieldError[] = error.details.length > 0
-      ? error.details.map((detail) => ({ ...detail, in: 'body', field: detail.in === 'body' ? `${at}${detail.field}` : at }))
-      : [{ in: 'body', field: error.code.startsWith('E_AUTH') ? `${at.replace(/\/customers\/.*$/, '')}/apiKey` : at, code: 'E_INVALID', message: `${error.code}: ${error.message}` }];
-    throw new SeedError(`The API refused the seed entry at ${at || '/'}: ${error.message}`, details);
+      ? underSeedEntry(where.at, error.details)
+      : [{ in: 'body', field: error.code.startsWith('E_AUTH') ? where.keyAt : where.at, code: 'E_INVALID', message: `${error.code}: ${error.message}` }];
+    throw new SeedError(`The API refused the seed entry at ${where.at || '/'}: ${error.message}`, details);
   }
 }
 

@@ -52,7 +52,7 @@ export async function openStore(spec: StoreSpec): Promise<Store> {
       const sqlite = await import('./sqlite/sqlite-store.ts').catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ERR_UNKNOWN_BUILTIN_MODULE') throw error;
         throw new StoreError(
-          `the SQLite store needs Node 22.13 or newer (it uses node:sqlite), and this is Node ${process.versions.node}: run \`. .ci/use-node\` to use the pinned Node 24, or pass --store memory`,
+          `the SQLite store needs Node 22.13 or newer (it uses node:sqlite), and this is Node ${process.versions.node}: run it on Node 22.13 or newer (24 recommended), or pass --store memory`,
         );
       });
       return sqlite.openSqliteStore(spec.path);

@@ -1,7 +1,7 @@
 /**
  * `npm run dev`: the mock, serving the contract as it is being edited. An edit under openapi/ is bundled and
  * linted (Redocly's rules, the fast structural check) and, when both pass, the mock restarts on the new contract;
- * its store (a SQLite file by default) keeps the data across the restart. A bundle or lint error is printed and the
+ * its store (a SQLite file of its own by default, or npm start's: dev-store.ts) keeps the data across the restart. A bundle or lint error is printed and the
  * last good contract keeps serving. generated/ is then rewritten in the background (types, docs), and Spectral's
  * house rules run there too, reported but not blocking: `npm test` is where they gate.
  */
@@ -12,14 +12,23 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract } from '../../contract-changes/prepare.ts';
 import { contractRoot, projectRoot } from '../../contract-changes/releases.ts';
+import { defaultStoreSpec } from '../../mock/store/open-store.ts';
+import { chooseDevStore, devStoreSpec, startStoreFlag } from './dev-store.ts';
 import { lintContract } from './lint-bundle.ts';
 
-const help = `Usage: npm run dev [-- MOCK OPTIONS…]
+const help = `Usage: npm run dev [-- [${startStoreFlag}] MOCK OPTIONS…]
 
-Runs the mock (on --store sqlite:.mock-data/dev.db unless you give --store) and watches openapi/: each edit is
-bundled and linted, and the mock restarts on the new contract within a couple of seconds, keeping its data. An
-error is printed, and the last good contract keeps serving. Any other option is passed to the mock (see
-\`npm start -- --help\`), e.g. \`npm run dev -- --port 4020 --webhook-url http://localhost:3000/hooks\`.`;
+Runs the mock and watches openapi/: each edit is bundled and linted, and the mock restarts on the new contract
+within a couple of seconds, keeping its data. An error is printed, and the last good contract keeps serving. It says
+at start which store it uses:
+
+  (default)        its own, ${devStoreSpec}, apart from npm start's data
+  ${startStoreFlag}    npm start's, ${defaultStoreSpec}: the same customers and companies in both (one at a time:
+                   a SQLite file is held by the mock using it, so stop npm start first)
+  --store SPEC     any store the mock takes (memory, sqlite:PATH, redis://…)
+
+Any other option is passed to the mock (see \`npm start -- --help\`), e.g.
+\`npm run dev -- --port 4020 --webhook-url http://localhost:3000/hooks\`.`;
 
 const devFolder = join(projectRoot, '.mock-data');
 const servedContract = join(devFolder, 'dev-contract.json');
@@ -36,7 +45,16 @@ async function main(): Promise<void> {
     return;
   }
   parseArgs({ args: mockArgs, strict: false });
-  const args = mockArgs.some((arg) => arg === '--store' || arg.startsWith('--store=')) ? mockArgs : [...mockArgs, '--store', `sqlite:${join(devFolder, 'dev.db')}`];
+  let chosen;
+  try {
+    chosen = chooseDevStore(mockArgs, projectRoot);
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { mockArgs: args, announcement } = chosen;
+  log(announcement);
   await mkdir(devFolder, { recursive: true });
   await run(process.execPath, [join(projectRoot, 'scripts', 'build-mock.mjs')]);
 

@@ -16,15 +16,20 @@ import type {
   SimulateFormationRequest,
   webhooks,
 } from '../../generated/openapi.js';
+import type { components } from '../../generated/openapi.js';
 import {
   paginate,
   verifyWebhook,
+  type OperationParams,
+  type Payload,
   type PartnerApiError,
   type PartnerClient,
+  type RequestBody,
   type ResponseMeta,
   type WebhookEvent,
   type WebhookEventType,
 } from '../../client/index.ts';
+import type * as Client from '../../client/index.ts';
 import { newCustomer, newLlc } from './fixtures.ts';
 
 declare const client: PartnerClient;
@@ -84,6 +89,34 @@ describe('the client methods', () => {
 
   it('let the raw client omit Idempotency-Key, which the middleware adds', () => {
     void client.raw.POST('/v1/partner/customers', { body: newCustomer });
+  });
+});
+
+describe('the types the client exports', () => {
+  it('name each schema of the contract', () => {
+    expectTypeOf<Client.Customer>().toEqualTypeOf<components['schemas']['Customer']>();
+    expectTypeOf<Client.Company>().toEqualTypeOf<components['schemas']['Company']>();
+    expectTypeOf<Client.CompanyCreateRequest>().toEqualTypeOf<components['schemas']['CompanyCreateRequest']>();
+    expectTypeOf<Client.FormationStatus>().toEqualTypeOf<components['schemas']['FormationStatus']>();
+    expectTypeOf<Client.DocumentReadyEvent>().toEqualTypeOf<components['schemas']['DocumentReadyEvent']>();
+  });
+
+  it('give an operation\'s payload, body and parameters by its operationId', () => {
+    expectTypeOf<Payload<'getCompany'>>().toEqualTypeOf<Company>();
+    expectTypeOf<Payload<'createCustomer'>>().toEqualTypeOf<Customer>();
+    expectTypeOf<Payload<'listCustomers'>['data']>().toEqualTypeOf<Customer[]>();
+    expectTypeOf<Payload<'getCompany'>>().toEqualTypeOf<Awaited<ReturnType<PartnerClient['getCompany']>>['payload']>();
+    expectTypeOf<RequestBody<'createCustomer'>>().toEqualTypeOf<CustomerCreateRequest>();
+    expectTypeOf<OperationParams<'getCustomer'>>().toEqualTypeOf<{ customerId: string }>();
+  });
+
+  it('refuse an operationId the contract lacks, rather than making it unknown', () => {
+    // @ts-expect-error `getCompanny` is not an operationId of the contract
+    expectTypeOf<Payload<'getCompanny'>>().toBeUnknown();
+    // @ts-expect-error webhook operations have no payload to answer with: only the REST operations are named
+    expectTypeOf<Payload<'documentReady'>>().toBeUnknown();
+    // @ts-expect-error nor does the body of an unknown operation exist
+    expectTypeOf<RequestBody<'createCustomers'>>().toBeNever();
   });
 });
 

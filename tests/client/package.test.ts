@@ -4,7 +4,7 @@
  * browser (no Node built-in needed) at a size that is printed and kept bounded.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -58,6 +58,25 @@ it('compiles in a default tsc --init project, with the contract types, and refus
   const refused = typecheck();
   expect(refused.ok).toBe(false);
   expect(refused.output).toContain("Property 'statusOfIt' does not exist");
+}, 60_000);
+
+it('exports a type named after each schema of the contract, and payloads by operationId, refusing an unknown one', async () => {
+  const contract = JSON.parse(await readFile(join(root, 'generated', 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, unknown> } };
+  const schemas = Object.keys(contract.components.schemas);
+  await writeFile(join(consumer, 'index.ts'), [
+    `import type { ${schemas.join(', ')}, OperationParams, Payload, RequestBody } from '@partner-formation/client';`,
+    `export type EverySchema = [${schemas.join(', ')}];`,
+    "export const shown = (company: Payload<'getCompany'>): Company => company;",
+    "export const status = (page: Payload<'listCompanies'>): FormationStatus | undefined => page.data[0]?.status;",
+    "export const body = (request: RequestBody<'createCompany'>): CompanyCreateRequest => request;",
+    "export const id = (params: OperationParams<'getCustomer'>): string => params.customerId;",
+    '',
+  ].join('\n'));
+  expect(typecheck()).toEqual({ ok: true, output: '' });
+  await writeFile(join(consumer, 'index.ts'), "import type { Payload } from '@partner-formation/client';\nexport const unknownOperation = (payload: Payload<'getCompanny'>): string => payload.name;\n");
+  const refused = typecheck();
+  expect(refused.ok).toBe(false);
+  expect(refused.output).toContain(`Type '"getCompanny"' does not satisfy the constraint`);
 }, 60_000);
 
 it('bundles for the browser, minified, within 40 KB', async () => {

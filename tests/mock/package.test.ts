@@ -1,21 +1,25 @@
 /**
- * The mock without a clone: its packed tarball, run with `npx` in an empty folder, serves the API and its docs.
+ * The mock without a clone: its packed tarball, run with `npx` in an empty folder, serves the API and its docs; it
+ * carries a README, its help speaks of npx, and on a Node too old for it, it says how to get one that is not.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../../contract-tests/support/processes.ts';
 import { buildMockPackage } from '../../mock/package/build.ts';
 
+const run = promisify(execFile);
 let folder: string;
+let tarball: string;
 let npx: ChildProcess;
 let base: string;
 let output = '';
 
 beforeAll(async () => {
-  const tarball = await buildMockPackage();
+  tarball = await buildMockPackage();
   folder = await mkdtemp(join(tmpdir(), 'npx-mock-'));
   await copyFile(tarball, join(folder, basename(tarball)));
   const port = await freePort();
@@ -51,4 +55,52 @@ it('serves the API, its docs and its contract from an empty folder', async () =>
   expect([docs.status, docs.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
   expect(((await (await fetch(`${base}/openapi.json`)).json()) as { info: { title: string } }).info.title).toBe('Partner Formation API');
   expect((await fetch(`${base}/CHANGELOG.md`)).status).toBe(200);
+});
+
+/** The package's files as the tarball holds them, unpacked (not installed: nothing in it runs from there). */
+async function unpacked(): Promise<string> {
+  const into = join(folder, 'unpacked');
+  await mkdir(into, { recursive: true });
+  await run('tar', ['-xzf', tarball, '-C', into]);
+  return join(into, 'package');
+}
+
+it('carries a README that says how to run it and where its options are', async () => {
+  const readme = await readFile(join(await unpacked(), 'README.md'), 'utf8');
+  expect(readme).toContain('npx ./partner-formation-mock-');
+  expect(readme).toContain('--help');
+  expect(readme).toMatch(/Node(\.js)? 22\.13/);
+});
+
+it('speaks of npx, not npm start, in its --help', async () => {
+  const { stdout } = await run('npx', ['--yes', `./${basename(tarball)}`, '--help'], { cwd: folder });
+  expect(stdout).toContain('Usage: npx @partner-formation/mock [options]');
+  expect(stdout).toContain(`npx ./${basename(tarball)}`);
+  expect(stdout).not.toContain('npm start');
+}, 120_000);
+
+it('on a Node older than its engines, says which it needs and how to run it on one, naming nothing of a clone', async () => {
+  const pkg = await unpacked();
+  const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
+  // Node 20 as process.versions says it, before anything of the package loads: what the package reads.
+  const asNode20 = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.11.1"})';
+  const refused = await run(process.execPath, ['--import', asNode20, join(pkg, 'bin', 'partner-formation-mock.mjs'), '--port', '0'], { cwd: folder }).then(
+    () => undefined,
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+  expect(refused?.code).toBe(1);
+  expect(refused?.stdout).toBe('');
+  const message = refused?.stderr ?? '';
+  expect(message).toContain('Node 20.11.1');
+  expect(message).toContain(manifest.engines.node);
+  expect(message).toContain(`npx -p node@24 -p ./${basename(tarball)} partner-formation-mock`);
+  expect(message).toMatch(/nvm install 24/);
+  expect(message).not.toContain('use-node');
+  expect(message).not.toMatch(/node:sqlite|ERR_|at .*\.mjs/);
+});
+
+it('names no file of a clone (.ci/use-node) in anything it prints', async () => {
+  const pkg = await unpacked();
+  const files = (await readdir(pkg, { recursive: true })).filter((file) => /\.(mjs|js|md)$/.test(file) && !file.startsWith('generated'));
+  for (const file of files) expect(await readFile(join(pkg, file), 'utf8'), file).not.toContain('.ci/use-node');
 });

@@ -1,11 +1,13 @@
 /**
  * `npm run dev` on a copy of the project: an edit under openapi/ is served by the running mock, which keeps its
- * data; an edit that does not bundle is refused, said so, and the last good contract keeps serving.
+ * data; an edit that does not bundle is refused, said so, and the last good contract keeps serving. It says which
+ * store it uses, and `--start-store` shares `npm start`'s.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../../contract-tests/support/processes.ts';
 
@@ -15,6 +17,7 @@ let project: string;
 let dev: ChildProcess;
 let output = '';
 let base: string;
+const stoppers: (() => Promise<void>)[] = [];
 
 async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -42,17 +45,64 @@ beforeAll(async () => {
   dev = spawn(join(project, 'node_modules', '.bin', 'tsx'), [join(project, 'scripts', 'dev', 'main.ts'), '--port', String(port), '--log-format', 'json'], { cwd: project });
   dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  stoppers.push(() => stop(dev));
   await until('the mock', async () => ((await fetch(`${base}/_mock/health`)).ok ? true : undefined));
 }, 60_000);
 
 afterAll(async () => {
-  if (dev && dev.exitCode === null) {
-    const exited = new Promise((resolve) => dev.once('exit', resolve));
-    dev.kill('SIGTERM');
-    await exited;
-  }
+  for (const stopOne of stoppers) await stopOne();
   if (project) await rm(project, { recursive: true, force: true });
 });
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const storeOf = async (url: string) => ((await (await fetch(`${url}/_mock/health`)).json()) as { payload: { store: string } }).payload.store;
+
+it('says at start which store it uses: its own SQLite file unless told otherwise', async () => {
+  const devStore = `sqlite:${join(project, '.mock-data', 'dev.db')}`;
+  expect(output).toContain(`[dev] store: ${devStore} (dev's own`);
+  expect(await storeOf(base)).toBe(devStore);
+});
+
+it('shares npm start\'s store with --start-store, and says so in --help', async () => {
+  const { stdout: help } = await promisify(execFile)(join(project, 'node_modules', '.bin', 'tsx'), [join(project, 'scripts', 'dev', 'main.ts'), '--help'], { cwd: project });
+  expect(help).toContain('--start-store');
+  expect(help).toContain('sqlite:.mock-data/state.db');
+
+  // A customer made on the mock as `npm start` runs it (its default store, in the project), which is then stopped.
+  const startPort = await freePort();
+  const started = spawn(process.execPath, [join(project, '.build', 'main.mjs'), '--port', String(startPort), '--log-format', 'json'], { cwd: project });
+  stoppers.push(() => stop(started));
+  const startUrl = `http://127.0.0.1:${startPort}`;
+  await until('npm start\'s mock', async () => ((await fetch(`${startUrl}/_mock/health`)).ok ? true : undefined));
+  const created = await fetch(`${startUrl}/v1/partner/customers`, {
+    method: 'POST',
+    headers: { authorization: key, 'content-type': 'application/json', 'idempotency-key': 'start-1' },
+    body: JSON.stringify({ email: 'start@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'GBR' }),
+  });
+  expect(created.status).toBe(200);
+  await stop(started);
+
+  const port = await freePort();
+  let shared = '';
+  const sharing = spawn(join(project, 'node_modules', '.bin', 'tsx'), [join(project, 'scripts', 'dev', 'main.ts'), '--start-store', '--port', String(port), '--log-format', 'json'], { cwd: project });
+  sharing.stdout?.on('data', (chunk: Buffer) => (shared += chunk.toString()));
+  sharing.stderr?.on('data', (chunk: Buffer) => (shared += chunk.toString()));
+  stoppers.push(() => stop(sharing));
+  const url = `http://127.0.0.1:${port}`;
+  await until('dev on npm start\'s store', async () => ((await fetch(`${url}/_mock/health`)).ok ? true : undefined), 60_000);
+  const startStore = `sqlite:${join(project, '.mock-data', 'state.db')}`;
+  expect(shared).toContain(`[dev] store: ${startStore} (npm start's`);
+  expect(await storeOf(url)).toBe(startStore);
+  const listed = (await (await fetch(`${url}/v1/partner/customers`, { headers: { authorization: key } })).json()) as { payload: { data: { email: string }[] } };
+  expect(listed.payload.data.map((customer) => customer.email)).toEqual(['start@example.com']);
+  await stop(sharing);
+}, 120_000);
 
 it('serves an edit of the contract, keeping the data, and keeps the last good contract on a broken edit', async () => {
   const created = await fetch(`${base}/v1/partner/customers`, {

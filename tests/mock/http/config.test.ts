@@ -133,7 +133,7 @@ describe('parseConfig', () => {
   it('retries as often as the contract schedules, sooner, unless told to follow its schedule', () => {
     expect(configOf([]).webhookRetryDelaysMs).toHaveLength(published.webhooks.retryScheduleSeconds.length);
     expect(configOf(['--webhook-retry-delays', 'published']).webhookRetryDelaysMs).toEqual(published.webhooks.retryScheduleSeconds.map((seconds) => seconds * 1000));
-    expect(helpText()).toMatch(/or published for the contract's \d+[smh](,\d+[smh])+/);
+    expect(helpText({ command: 'npm start --' })).toMatch(/or published for the contract's \d+[smh](,\d+[smh])+/);
   });
 
   it('reads each setting from its environment variable', () => {
@@ -261,7 +261,7 @@ describe('parseConfig', () => {
 });
 
 describe('helpText', () => {
-  const text = helpText();
+  const text = helpText({ command: 'npm start --' });
 
   it.each(flags)('lists --$flag with its variable $env', ({ flag, env }) => {
     const line = text.split('\n').find((row) => row.trimStart().startsWith(`--${flag} `) || row.trim() === `--${flag}`);
@@ -377,6 +377,6 @@ describe('the built mock', () => {
 
   it('prints the help text with --help and exits 0', async () => {
     const { stdout } = await run(process.execPath, ['.build/main.mjs', '--help'], { cwd: projectRoot });
-    expect(stdout.trim()).toBe(helpText());
+    expect(stdout.trim()).toBe(helpText({ command: 'npm start --' }));
   });
 });

@@ -74,6 +74,48 @@ describe('POST /_mock/seed', () => {
     expect(named.json.error.details).toEqual([expect.objectContaining({ field: '/customers/0/companies/0/formation/nameOptions/0', code: 'E_ENTITY_SUFFIX_MISMATCH' })]);
   });
 
+  it('applies nothing of a seed that has a refused entry: all of it, or none', async () => {
+    const key = `dk_test_${'AllOrNothing'.repeat(2)}`;
+    const nothingFor = async (partnerKey: string) => {
+      expect((await mock.call('/v1/partner/customers?limit=100', { key: partnerKey })).json.payload.data).toEqual([]);
+      expect(await companiesOf(partnerKey)).toEqual([]);
+    };
+    // The third entry refused by a rule of the API (the entity's suffix), which no schema states.
+    const third = structuredClone(seed.customers[0]);
+    third.customer.email = 'herschel@example.com';
+    third.companies[0].formation.nameOptions = ['Analytical Engines Inc.'];
+    const ruled = await post('/_mock/seed', { apiKey: key, customers: [seed.customers[0], seed.customers[1], third] });
+    expect(ruled.status).toBe(400);
+    expect(ruled.json.error.details).toEqual([expect.objectContaining({ field: '/customers/2/companies/0/formation/nameOptions/0', code: 'E_ENTITY_SUFFIX_MISMATCH' })]);
+    await nothingFor(key);
+
+    // A country the API does not know, checked by the handler.
+    const country = structuredClone(seed.customers[1]);
+    country.customer.email = 'somerville@example.com';
+    country.customer.countryOfResidence = 'XXX';
+    const unknownCountry = await post('/_mock/seed', { apiKey: key, customers: [seed.customers[0], seed.customers[1], country] });
+    expect(unknownCountry.json.error.details).toEqual([expect.objectContaining({ field: '/customers/2/customer/countryOfResidence', code: 'E_COUNTRY_UNKNOWN' })]);
+    await nothingFor(key);
+
+    // A second partner whose key the API refuses: the first partner's part is not applied either.
+    const twoPartners = { partners: [{ apiKey: key, customers: seed.customers }, { apiKey: `dk_live_${'0'.repeat(24)}`, customers: [seed.customers[0]] }] };
+    const wrongKey = await post('/_mock/seed', twoPartners);
+    expect(wrongKey.status).toBe(400);
+    expect(wrongKey.json.error.details).toEqual([expect.objectContaining({ field: '/partners/1/apiKey' })]);
+    await nothingFor(key);
+  });
+
+  it('says what it created when the API refuses it for a reason that is not in the seed (a forced answer)', async () => {
+    const key = `dk_test_${'ForcedAnswer'.repeat(2)}`;
+    const armed = await post('/_mock/faults', { operationId: 'createCompany', status: 409, example: 'idempotencyKeyReused', count: null }, key);
+    expect(armed.status, JSON.stringify(armed.json)).toBe(201);
+    const refused = await post('/_mock/seed', { apiKey: key, customers: seed.customers });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toContain('Before it, the seed created 1 customer and 0 companies, which stay: seeding again adds the rest.');
+    expect(refused.json.error.details).toEqual([expect.objectContaining({ field: '/customers/0/companies/0/formation' })]);
+    await fetch(`${mock.url}/_mock/faults`, { method: 'DELETE', headers: { authorization: key } });
+  });
+
   it('refuses a document that is not a seed, naming what is wrong', async () => {
     const notSeed = await post('/_mock/seed', { customers: 'everyone' }, sandboxKey);
     expect(notSeed.json.error.details).toEqual([expect.objectContaining({ field: '/customers', code: 'E_TYPE' })]);
@@ -126,6 +168,23 @@ describe('--seed FILE', () => {
     const started = await fixture.start(['--store', 'memory', '--seed', seedPath, '--formation-timeline', 'manual']);
     const companies = (await started.call('/v1/partner/companies?limit=100', { key: seedKey })).json.payload.data;
     expect(companies).toHaveLength(4);
+  });
+
+  it('refuses a seed whose third entry the API refuses, and leaves nothing of the first two in the store', async () => {
+    const bad = structuredClone(seed);
+    bad.customers.push({ customer: { ...seed.customers[0].customer, email: 'charles.babbage@example' } });
+    const path = `${fixture.folder}/third-refused.json`;
+    await writeFile(path, JSON.stringify(bad));
+    const store = `sqlite:${fixture.folder}/third-refused.db`;
+    const refused = await fixture.start(['--store', store, '--seed', path, '--formation-timeline', 'manual']).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    const log = await readFile((/its log: (.*)$/.exec(refused?.message ?? '') as RegExpExecArray)[1] as string, 'utf8');
+    expect(log).toContain('/customers/2/customer/email: E_FORMAT');
+    const restarted = await fixture.start(['--store', store, '--formation-timeline', 'manual']);
+    expect((await restarted.call('/v1/partner/customers?limit=100', { key: seedKey })).json.payload.data).toEqual([]);
+    expect((await restarted.call('/v1/partner/companies?limit=100', { key: seedKey })).json.payload.data).toEqual([]);
   });
 
   it('refuses to start on a bad seed, saying where it is wrong', async () => {

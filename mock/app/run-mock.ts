@@ -1,0 +1,117 @@
+/**
+ * The mock as a command: reads the configuration, starts the mock, seeds it, prints where it is, and shuts down
+ * cleanly. Its entries (mock/main.ts for `npm start`, mock/package/main.ts for the package) say how it is run, for
+ * its help.
+ */
+import { readFile } from 'node:fs/promises';
+import { ConfigError, helpText, parseConfig, type Invocation } from '../config/config.ts';
+import { createLogger } from '../config/logger.ts';
+import { readJsonText } from '../http/json-text.ts';
+import { SeedError } from '../seed/seed.ts';
+import { maskStoreUrl } from '../store/open-store.ts';
+import { StoreError } from '../store/store-error.ts';
+import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
+import { startMock, type RunningMock } from './server.ts';
+
+/** Runs the mock until it is stopped; a refusal or a failure sets the exit code. */
+export function runMock(invocation: Invocation): Promise<void> {
+  return main(invocation).catch((error: unknown) => {
+    const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `the port is already in use (${(error as Error).message}); pick another with --port` : (error as Error).stack;
+    console.error(`error: ${message}`);
+    process.exitCode = 1;
+  });
+}
+
+async function main(invocation: Invocation): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) return refuse(error.message);
+    throw error;
+  }
+  if (parsed.help) {
+    console.log(helpText(invocation));
+    return;
+  }
+  const { config } = parsed;
+  const logger = await createLogger(config);
+  let mock: RunningMock;
+  try {
+    mock = await startMock(config, logger);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof StoreError) return refuse(error.message);
+    throw error;
+  }
+  if (config.seedFile !== undefined) {
+    const problem = await seedFromFile(config.seedFile, mock, config.seedKey, logger);
+    if (problem) {
+      await mock.close();
+      return refuse(problem);
+    }
+  }
+  // Shown whatever the level (but silent): it says where the mock listens, which launchers read (with --port 0).
+  const announcer = config.logLevel === 'silent' ? logger : logger.child({}, { level: 'info' });
+  announcer.info(
+    {
+      url: mock.url,
+      environment: config.environment,
+      store: maskStoreUrl(mock.store.description),
+      docs: `${mock.url}/docs`,
+      console: `${mock.url}/_mock/console`,
+      webhookUrl: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
+      upstream: config.upstream?.url ?? null,
+      formationTimeline: config.formationTimeline,
+      validateResponses: config.validateResponses,
+      // Since the process started: module loading included.
+      startupMs: Math.round(performance.now()),
+    },
+    `Partner Formation API mock (${config.environment}) listening on ${mock.url} (console: ${mock.url}/_mock/console)`,
+  );
+  // Listening on an address other machines reach (0.0.0.0, a LAN address): the admin guard then refuses them.
+  if (config.adminToken === undefined && !/^(127\.|::1$|localhost$)/i.test(config.host)) {
+    announcer.warn(
+      { host: config.host },
+      'listening beyond this machine without --admin-token: other machines get the API, but the admin routes and the console answer this machine only; pass --admin-token to share them',
+    );
+  }
+  if (config.webhookSecret === undefined && config.webhookUrl !== undefined) {
+    // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same
+    // across restarts on the same store, and every replica signs with it.
+    console.log(`Webhook signing secret (kept in the store; pass --webhook-secret to choose one): ${mock.webhookSecret}`);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    void mock.close().then(() => logger.flush?.());
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Applies the seed file, read as the API reads a body (I-JSON); returns what is wrong with it, to refuse the start with. */
+async function seedFromFile(path: string, mock: RunningMock, defaultApiKey: string | undefined, logger: { info(obj: object, msg: string): void }): Promise<string | undefined> {
+  let text;
+  try {
+    text = readJsonText(await readFile(path));
+  } catch (error) {
+    return `--seed ${path}: ${(error as Error).message}`;
+  }
+  if (text.kind === 'malformed') return `--seed ${path}: not valid JSON: ${text.problem}`;
+  const document = text.value;
+  try {
+    const report = await mock.seed(document, defaultApiKey);
+    logger.info({ seed: path, ...report }, 'seeded');
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof SeedError)) throw error;
+    return [`--seed ${path}: ${error.message}`, ...error.details.map((detail) => `  ${detail.field || '/'}: ${detail.code} ${detail.message}`)].join('\n');
+  }
+}
+
+function refuse(message: string): void {
+  console.error(`error: ${message}`);
+  process.exitCode = 2;
+}
