@@ -6,7 +6,7 @@
 import { key, numberPart, parts, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
 import { dropDelivery, pruneEvents, storeEvents } from './event-records.ts';
-import { indexEndpoint, makeLaneDue } from './lanes.ts';
+import { indexEndpoint, placeLane } from './lanes.ts';
 import { deliveries, deliveriesByEndpoint, endpointRounds, endpointStates, laneClaims, lanes, lanesDue } from './outbox-tables.ts';
 import type { EndpointDisablement, EndpointState, OutboxEvent, OutboxOptions } from './outbox-types.ts';
 
@@ -36,7 +36,8 @@ export function reenableEndpoint(
   const waiting = tx.scan(lanes, within([endpointId], { limit: Number.MAX_SAFE_INTEGER }));
   // In the order they fell due, each due now behind the one before.
   const inOrder = [...waiting].sort((a, b) => a.value.dueAt - b.value.dueAt || a.value.dueSeq - b.value.dueSeq);
-  for (const lane of inOrder) makeLaneDue(tx, endpointId, parts(lane.key)[1] as string, now);
+  for (const lane of inOrder) placeLane(tx, endpointId, parts(lane.key)[1] as string, now);
+  indexEndpoint(tx, endpointId);
   const event = notice(disabled);
   if (event) storeEvents(tx, [event], now, options);
   return true;
@@ -58,14 +59,17 @@ const forgetBatch = 256;
 export function forgetEndpointBatch(tx: Tx, endpointId: string, options: OutboxOptions): boolean {
   const listed = tx.scan(deliveriesByEndpoint, within([endpointId], { limit: forgetBatch }));
   const partners = new Set<string>();
+  // Its lanes emptied go from the index of endpoints due once, below, rather than once a lane.
+  const emptied = new Set<string>();
   for (const entry of listed) {
     const position = numberPart(entry.key, 1);
     const row = tx.get(deliveries, key(position));
     if (row) {
-      dropDelivery(tx, position, row);
+      dropDelivery(tx, position, row, emptied);
       partners.add(row.partnerId);
     } else tx.delete(deliveriesByEndpoint, entry.key);
   }
+  indexEndpoint(tx, endpointId);
   // Events that waited only for it are done now, and count against their partner's capacity.
   for (const partnerId of partners) pruneEvents(tx, partnerId, options);
   if (listed.length === forgetBatch) return false;

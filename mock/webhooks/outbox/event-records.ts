@@ -8,7 +8,7 @@
 import { key, numberPart, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
 import { pushAttempt } from './attempt-journal.ts';
-import { currentRound, dropLane, laneHead, makeLaneDue } from './lanes.ts';
+import { currentRound, indexEndpoint, laneHead, makeLaneDue, removeLane } from './lanes.ts';
 import {
   counts,
   deliveries,
@@ -125,12 +125,14 @@ export function dropEvent(tx: Tx, seq: number): boolean {
   const event = tx.get(events, key(seq));
   if (!event) return false;
   // Its deliveries first: ending one still pending may mark the event done, which is undone below.
+  const emptied = new Set<string>();
   for (const entry of tx.scan(deliveriesByEvent, within([seq], { limit: Number.MAX_SAFE_INTEGER }))) {
     const position = numberPart(entry.key, 1);
     const row = tx.get(deliveries, key(position));
-    if (row) dropDelivery(tx, position, row);
+    if (row) dropDelivery(tx, position, row, emptied);
     else tx.delete(deliveriesByEvent, entry.key);
   }
+  for (const endpointId of emptied) indexEndpoint(tx, endpointId);
   if (tx.get(eventsDone, key(event.partnerId, seq)) !== undefined) {
     tx.delete(eventsDone, key(event.partnerId, seq));
     tx.add(counts, doneOf(event.partnerId), -1);
@@ -144,12 +146,16 @@ export function dropEvent(tx: Tx, seq: number): boolean {
 
 /**
  * A delivery, whatever its state, with every index that names it (its event dropped, or its endpoint gone). One
- * still pending ends first: its lane goes too once nothing else waits in it.
+ * still pending ends first: its lane goes too once nothing else waits in it, and its endpoint is added to
+ * `emptied`, to be placed again among the endpoints due (`indexEndpoint`) once the caller is done.
  */
-export function dropDelivery(tx: Tx, position: number, row: DeliveryRow): void {
+export function dropDelivery(tx: Tx, position: number, row: DeliveryRow, emptied: Set<string>): void {
   if (row.state === 'pending') {
     endDelivery(tx, position, row);
-    if (laneHead(tx, row.endpointId, row.laneKey) === undefined) dropLane(tx, row.endpointId, row.laneKey);
+    if (laneHead(tx, row.endpointId, row.laneKey) === undefined) {
+      removeLane(tx, row.endpointId, row.laneKey);
+      emptied.add(row.endpointId);
+    }
   }
   if (row.deliveredOrder !== undefined) forgetDelivered(tx, row);
   tx.delete(deliveries, key(position));

@@ -19,22 +19,35 @@ const dueKey = (lane: LaneRow, endpointId: string, laneKey: string) => key(endpo
 
 /** Makes the lane free and due at `at` (made if new), behind the lanes that became due the same millisecond. */
 export function makeLaneDue(tx: Tx, endpointId: string, laneKey: string, at: number): void {
+  placeLane(tx, endpointId, laneKey, at);
+  indexEndpoint(tx, endpointId);
+}
+
+/**
+ * `makeLaneDue` without placing the endpoint among those due: for a transaction that moves many lanes of one
+ * endpoint (a re-enabling), which then calls `indexEndpoint` once.
+ */
+export function placeLane(tx: Tx, endpointId: string, laneKey: string, at: number): void {
   const before = tx.get(lanes, key(endpointId, laneKey));
   if (before) tx.delete(lanesDue, dueKey(before, endpointId, laneKey));
   const lane = { dueAt: at, dueSeq: tx.allocate('outbox_lane_due') };
   tx.put(lanes, key(endpointId, laneKey), lane);
   tx.put(lanesDue, dueKey(lane, endpointId, laneKey), 1);
   tx.delete(laneClaims, key(endpointId, laneKey));
-  indexEndpoint(tx, endpointId);
 }
 
 /** A lane with nothing left to send goes. */
 export function dropLane(tx: Tx, endpointId: string, laneKey: string): void {
+  removeLane(tx, endpointId, laneKey);
+  indexEndpoint(tx, endpointId);
+}
+
+/** `dropLane` without placing the endpoint again: the caller calls `indexEndpoint` once it is done. */
+export function removeLane(tx: Tx, endpointId: string, laneKey: string): void {
   const lane = tx.get(lanes, key(endpointId, laneKey));
   if (lane) tx.delete(lanesDue, dueKey(lane, endpointId, laneKey));
   tx.delete(lanes, key(endpointId, laneKey));
   tx.delete(laneClaims, key(endpointId, laneKey));
-  indexEndpoint(tx, endpointId);
 }
 
 /**
