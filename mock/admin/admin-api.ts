@@ -27,7 +27,7 @@ import { routeRequest } from '../pipeline/route-request.ts';
 import type { Channel } from '../pipeline/send-answer.ts';
 import { compileRequestValidator } from '../pipeline/request-validator.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
-import { createExchangeRecorder } from '../journal/record-exchange.ts';
+import { createExchangeLogger, createExchangeRecorder } from '../journal/record-exchange.ts';
 import type { AdminGuard } from './admin-guard.ts';
 import { createAdminHandlers, type AdminServices } from './admin-handlers.ts';
 
@@ -80,6 +80,7 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
   };
 
   const recordRelayed = createExchangeRecorder({ logger, journal: services.journal });
+  const logAdmin = createExchangeLogger({ logger });
   return {
     run: composePipeline([
       assignRequestId,
@@ -93,14 +94,13 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
     ]),
     // Always on: the admin contract is the mock's own, and what a console or a script builds on.
     finalise: createAnswerFinaliser({ validatorOf: perOperation(operations, (op) => compileResponseValidator(adminContract, op, compiler)), enabled: () => true, logger }),
-    // Admin requests are not the API's: the request journal is what they read, not what they add to. But for the
-    // events a sandbox sends the relay: those are the partner's traffic, held against the contract like its requests.
+    // Admin requests are logged like the API's, but not journaled: the request journal is what they read, not what
+    // they add to. But for the events a sandbox sends the relay: those are the partner's traffic, held against the
+    // contract like its requests, and journaled in the partner's journal once the endpoint is known. A request for
+    // no endpoint (anyone may send one) would only wear the journal down: it is logged only.
     record: (exchange, aborted) => {
-      if (!exchange.url.pathname.startsWith(relayPathPrefix)) return;
-      // Once the endpoint is known, in its partner's journal. A request for no endpoint (anyone may send one) would
-      // only wear the journal down: it is logged.
-      if (exchange.journalNote) recordRelayed(exchange, aborted);
-      else logger.info({ requestId: exchange.requestId, status: exchange.response?.status, path: exchange.url.pathname.slice(0, 200) }, 'webhook relay request for no relaying endpoint');
+      if (exchange.url.pathname.startsWith(relayPathPrefix) && exchange.journalNote) recordRelayed(exchange, aborted);
+      else logAdmin(exchange, aborted);
     },
   };
 }
