@@ -8,6 +8,7 @@
  */
 import type { CCorpFormationRequest, CustomerCreateRequest, FieldError, FormationFailureReason, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
+import { serviceUnavailable } from '../pipeline/failure.ts';
 import { maskKey } from '../auth/api-keys.ts';
 import { cut } from '../journal/captured-message.ts';
 
@@ -177,6 +178,8 @@ async function refusedAt<T>(at: string, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (!(error instanceof PartnerApiError)) throw error;
+    // Not the entry's fault: the API could not serve (its store down) even after the client's retries.
+    if (error.status === 503) throw serviceUnavailable();
     const details: FieldError[] = error.details.length > 0
       ? error.details.map((detail) => ({ ...detail, in: 'body', field: detail.in === 'body' ? `${at}${detail.field}` : at }))
       : [{ in: 'body', field: error.code.startsWith('E_AUTH') ? `${at.replace(/\/customers\/.*$/, '')}/apiKey` : at, code: 'E_INVALID', message: `${error.code}: ${error.message}` }];

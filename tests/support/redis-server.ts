@@ -34,10 +34,15 @@ function findRedisServer(): string | undefined {
   return found.status === 0 && path ? path : undefined;
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * `port`: a given one (a server started again where the one before was); `dir`: a folder where every write is
+ * appended and synced before it is answered, so that a server killed and started again on it has lost nothing.
+ */
+export async function startRedisServer(options: { port?: number; dir?: string } = {}): Promise<RedisServer> {
   if (!redisServerPath) throw new Error('redis-server is not installed');
-  const port = await freePort();
-  const child: ChildProcess = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const port = options.port ?? (await freePort());
+  const persistence = options.dir === undefined ? ['--appendonly', 'no'] : ['--dir', options.dir, '--appendonly', 'yes', '--appendfsync', 'always'];
+  const child: ChildProcess = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {

@@ -1,14 +1,15 @@
 /**
  * The Redis store when its connection closes under a call: a read is sent again; a commit is neither sent again
  * nor run again (either could make it twice, or make it on what the process knew before the connection closed),
- * and fails as CommitOutcomeUnknown. The connection goes through a proxy in this test that can drop Redis's next
+ * and fails as CommitOutcomeUnknown. While the connection is being made again, a call fails at once as
+ * StoreUnavailable rather than waits; once it is back, the store goes on. The connection goes through a proxy in this test that can drop Redis's next
  * answer and close, as a network that fails at the worst moment does.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../mock/store/open-store.ts';
-import { CommitOutcomeUnknown } from '../../../mock/store/store-error.ts';
+import { CommitOutcomeUnknown, StoreUnavailable } from '../../../mock/store/store-error.ts';
 import { table, type Store } from '../../../mock/store/store.ts';
 import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
@@ -56,6 +57,19 @@ async function startProxy(target: number): Promise<Proxy> {
   };
 }
 
+/** Calls until the store answers: while its connection is being made again, a call fails at once. */
+async function onceBack<T>(call: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
 describe.skipIf(!redisTestsEnabled())('the Redis store, its connection closed under a call', () => {
   let server: RedisServer;
   let proxy: Proxy;
@@ -93,13 +107,17 @@ describe.skipIf(!redisTestsEnabled())('the Redis store, its connection closed un
     expect(await increment).toBeInstanceOf(CommitOutcomeUnknown);
     expect(runs).toBe(1);
     expect(await direct.hget(`pfm:t:${values.name}`, 'counter')).toBe('1');
+    // Not while the connection is being made again: at once, not held until it is back.
+    const startedAt = Date.now();
+    await expect(store.read((tx) => tx.get(values, 'counter'))).rejects.toBeInstanceOf(StoreUnavailable);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
     // The store goes on once the connection is back.
-    await store.write((tx) => tx.put(values, 'counter', (tx.get(values, 'counter') ?? 0) + 1));
+    await onceBack(() => store.write((tx) => tx.put(values, 'counter', (tx.get(values, 'counter') ?? 0) + 1)));
     expect(await store.read((tx) => tx.get(values, 'counter'))).toBe(2);
   });
 
   it('sends a read again', async () => {
-    await store.write((tx) => tx.put(values, 'read', 7));
+    await onceBack(() => store.write((tx) => tx.put(values, 'read', 7)));
     const other = await openStore({ kind: 'redis', url: `redis://127.0.0.1:${proxy.port}/2` });
     try {
       // A store that knows nothing yet fetches: the fetch's answer is dropped, and the fetch sent again.
