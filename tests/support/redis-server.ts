@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort } from '../../contract-tests/support/processes.ts';
+import { StoreUnavailable } from '../../mock/store/store-error.ts';
 
 export interface RedisServer {
   url: string;
@@ -75,3 +76,19 @@ export async function startRedisServer(options: { port?: number; dir?: string } 
   };
 }
 
+
+/**
+ * A call to a store on Redis made again until the store answers: while its connection is being made again (after a
+ * test closed it), a call fails at once as StoreUnavailable rather than waits.
+ */
+export async function onceStoreAnswers<T>(call: () => Promise<T>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

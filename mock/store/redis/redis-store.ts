@@ -5,7 +5,7 @@
  * WATCH does, but without holding a connection per transaction); on a change, the transaction runs again with what
  * is there now. The key layout is described in redis-scripts.ts.
  */
-import type { Redis } from 'ioredis';
+import { ReplyError, type Redis } from 'ioredis';
 import type { KeyRange } from '../keys.ts';
 import { CommitOutcomeUnknown, StoreError, StoreUnavailable } from '../store-error.ts';
 import type { Store, Table } from '../store.ts';
@@ -202,9 +202,9 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
           written: client.status === 'ready',
           fail(error) {
             if (!waiting.delete(entry)) return;
-            // Refused because the connection went meanwhile, rather than by Redis itself (a script's error).
-            if (client.status !== 'ready') reject(unavailable());
-            else reject(new StoreError(`the Redis store ${description} failed: ${error.message}`, { cause: error }));
+            // Refused by Redis itself (a script's error), or by the client because the connection went meanwhile.
+            if (error instanceof ReplyError) reject(new StoreError(`the Redis store ${description} failed: ${error.message}`, { cause: error }));
+            else reject(unavailable());
           },
           lost() {
             if (!waiting.delete(entry)) return;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../mock/store/open-store.ts';
 import { CommitOutcomeUnknown, StoreUnavailable } from '../../../mock/store/store-error.ts';
 import { table, type Store } from '../../../mock/store/store.ts';
-import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { onceStoreAnswers, redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
 const values = table<number>('connection_values');
 
@@ -57,19 +57,6 @@ async function startProxy(target: number): Promise<Proxy> {
   };
 }
 
-/** Calls until the store answers: while its connection is being made again, a call fails at once. */
-async function onceBack<T>(call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!(error instanceof StoreUnavailable) || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
 describe.skipIf(!redisTestsEnabled())('the Redis store, its connection closed under a call', () => {
   let server: RedisServer;
   let proxy: Proxy;
@@ -112,12 +99,12 @@ describe.skipIf(!redisTestsEnabled())('the Redis store, its connection closed un
     await expect(store.read((tx) => tx.get(values, 'counter'))).rejects.toBeInstanceOf(StoreUnavailable);
     expect(Date.now() - startedAt).toBeLessThan(1_000);
     // The store goes on once the connection is back.
-    await onceBack(() => store.write((tx) => tx.put(values, 'counter', (tx.get(values, 'counter') ?? 0) + 1)));
+    await onceStoreAnswers(() => store.write((tx) => tx.put(values, 'counter', (tx.get(values, 'counter') ?? 0) + 1)));
     expect(await store.read((tx) => tx.get(values, 'counter'))).toBe(2);
   });
 
   it('sends a read again', async () => {
-    await onceBack(() => store.write((tx) => tx.put(values, 'read', 7)));
+    await onceStoreAnswers(() => store.write((tx) => tx.put(values, 'read', 7)));
     const other = await openStore({ kind: 'redis', url: `redis://127.0.0.1:${proxy.port}/2` });
     try {
       // A store that knows nothing yet fetches: the fetch's answer is dropped, and the fetch sent again.
