@@ -115,6 +115,7 @@ export function isIntact(db: DatabaseSync): boolean {
  * given twice.
  */
 export function remakeDatabase(db: DatabaseSync, path: string, keep: readonly string[]): DatabaseSync {
+  if (path === ':memory:') throw new StoreError('the in-memory SQLite store is damaged: start the mock again');
   const kept = new Map<string, Row[]>();
   for (const name of ['_counters', ...keep]) {
     try {
@@ -124,8 +125,11 @@ export function remakeDatabase(db: DatabaseSync, path: string, keep: readonly st
     }
   }
   rollBack(db);
-  if (db.isOpen) db.close();
-  if (path === ':memory:') throw new StoreError('an in-memory SQLite store cannot be damaged on disk');
+  try {
+    db.close();
+  } catch {
+    // Closed already. (Asked rather than tried, isOpen is absent before Node 22.15.)
+  }
   renameSync(path, `${path}.damaged`);
   for (const suffix of ['-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
   const fresh = openDatabase(path);

@@ -12,6 +12,9 @@
  * far more than the statements in it, and the requests a busy mock handles at once share one. Each transaction runs
  * in a savepoint of its own, so one that fails undoes only itself; its promise settles once the commit is done, so
  * an answer is never sent before what it says is on disk.
+ *
+ * A damaged file is refused at start, and made again by a full reset when it goes bad while the mock runs (see
+ * sqlite-file.ts).
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { StoreError } from '../store-error.ts';
@@ -79,7 +82,8 @@ export function openSqliteStore(path: string): Store {
         settleSource(source);
         if (!isDamage(error)) throw new StoreError(`the SQLite store could not be emptied: ${(error as Error).message}`, { cause: error });
       }
-      // Damaged (met while emptying it, or left in pages nothing read): a reset is the way out, so the file is made again.
+      // Damaged (met while emptying it, or found by the check after it, which is quick on a file just emptied): a
+      // reset is how a damaged store is recovered from, so the file is made again.
       db = remakeDatabase(db, path, kept);
       source = new SqliteSource(db);
     },
