@@ -40,7 +40,12 @@ function App() {
   useEffect(() => {
     void adminClient()
       .GET('/_mock/health')
-      .then((result) => setHealth(result.data ? undefined : problemOf(result)));
+      .then((result) => {
+        // A 503 is the health itself, saying that the store cannot be reached; anything else refused the console.
+        const store = (result.error as { payload?: { checks?: { store?: { error?: string } } } } | undefined)?.payload?.checks?.store;
+        if (result.data) setHealth(undefined);
+        else setHealth(store?.error ? `The mock cannot serve: ${store.error}. It resumes by itself once its store answers.` : `The mock's admin API refused the console: ${problemOf(result)}.`);
+      });
   }, [adminToken.value]);
   const active = views.find((view) => view.id === viewId) ?? views[0];
   const View = active.view;
@@ -64,7 +69,7 @@ function App() {
       <main>
         {health ? (
           <Notice kind="error">
-            The mock's admin API refused the console: {health}.{/E_ADMIN_TOKEN_(MISSING|INVALID)/.test(health) ? ' Enter the admin token above.' : ''}
+            {health}{/E_ADMIN_TOKEN_(MISSING|INVALID)/.test(health) ? ' Enter the admin token above.' : ''}
           </Notice>
         ) : null}
         {contractProblem.value ? <Notice kind="error">{contractProblem.value}</Notice> : null}

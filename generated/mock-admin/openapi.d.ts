@@ -13,7 +13,8 @@ export interface paths {
         };
         /**
          * Check the mock's health
-         * @description Answers `ok` when the mock is up, with its environment, its store, its default webhook endpoint and whether that
+         * @description Answers `ok` when the mock can serve, and `503` with `unavailable` when its store cannot be reached (Redis
+         *     down), `checks.store` saying why; with its environment, its store, its default webhook endpoint and whether that
          *     endpoint is disabled, and where its NAICS codes come from (`referenceData.naics`). The same for every partner.
          */
         get: operations["getHealth"];
@@ -543,16 +544,46 @@ export interface components {
          */
         RequestId: string;
         /**
-         * Health
-         * @description The mock is up, and how it is configured.
+         * StoreCheck
+         * @description Whether the mock's store answers: a read of it, made for this request. While Redis is down (or being reconnected
+         *     to), it does not, and every API request that needs the store is answered `503 E_SERVICE_UNAVAILABLE`; service
+         *     resumes by itself once it answers again.
          */
-        Health: {
+        StoreCheck: {
             /**
-             * @description Always `ok`; a mock that cannot answer does not answer at all.
+             * @description The store's backend (`--store`).
+             * @example redis
+             * @enum {string}
+             */
+            kind: "memory" | "sqlite" | "redis";
+            /**
+             * @description `ok` when the store answered; `unavailable` when it could not be used.
              * @example ok
              * @enum {string}
              */
-            status: "ok";
+            status: "ok" | "unavailable";
+            /**
+             * @description When `unavailable`, why, as the store said it (its address, never a password).
+             * @example the Redis store redis://127.0.0.1:6379/0 is unavailable: connect ECONNREFUSED 127.0.0.1:6379
+             */
+            error?: string;
+        };
+        /**
+         * Health
+         * @description Whether the mock can serve, and how it is configured. `ok` (answered `200`) when it can; `unavailable` (answered
+         *     `503`) when its store cannot be reached, `checks.store` saying why. A mock that cannot answer at all does not.
+         */
+        Health: {
+            /**
+             * @description `ok` when every check passes; `unavailable` when one fails (the store): the API then answers `503`.
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "unavailable";
+            /** @description What was checked to answer `status`, each with its own status and, when it failed, why. */
+            checks: {
+                store: components["schemas"]["StoreCheck"];
+            };
             /**
              * @description The environment the mock plays (`--environment`): `sandbox` takes `dk_test_` keys and has the `Sandbox`
              *     operations; `production` takes `dk_live_` keys and answers those with `404 E_NOT_FOUND`.
@@ -583,10 +614,11 @@ export interface components {
             webhookEndpoint: string | null;
             /**
              * @description Whether the default endpoint is disabled after failed deliveries (its events are then held until
-             *     `reenableDefaultWebhookEndpoint`); `false` when there is none.
+             *     `reenableDefaultWebhookEndpoint`); `false` when there is none; `null` when it cannot be known, the store being
+             *     unavailable.
              * @example false
              */
-            webhookEndpointDisabled: boolean;
+            webhookEndpointDisabled: boolean | null;
             /** @description Where the mock's reference data comes from. */
             referenceData: {
                 /** @description The NAICS codes `listNaicsCodes` serves and company formations are checked against. */
@@ -674,6 +706,7 @@ export interface components {
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
+         *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. |
          *
          *     Refusals before routing (see the API's description) reach admin paths too, with the same codes: `400
          *     E_MALFORMED_REQUEST`, `408 E_REQUEST_TIMEOUT`, `417 E_EXPECTATION_FAILED`, `431 E_HEADERS_TOO_LARGE`. The
@@ -790,6 +823,13 @@ export interface components {
             payload: null;
             error: components["schemas"]["AdminError"];
         };
+        /**
+         * RetryAfterSeconds
+         * Format: int32
+         * @description A number of seconds to wait before retrying.
+         * @example 1
+         */
+        RetryAfterSeconds: number;
         /**
          * JournalEntryId
          * @description Identifier of a request journal entry (`jr_` and 22 characters), to open it whole with `getRequest`. The same
@@ -2239,6 +2279,23 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
+        /**
+         * @description The mock is up, but cannot serve: its store is unavailable (`checks.store` says why). The body is the health
+         *     itself, as with `200`, so that a monitor reads the cause where it reads the rest.
+         */
+        HealthUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    payload: components["schemas"]["Health"];
+                    error: components["schemas"]["NoError"];
+                };
+            };
+        };
         /** @description A page of the request journal. */
         RequestJournalPage: {
             headers: {
@@ -2256,6 +2313,21 @@ export interface components {
         JournalQueryBadRequest: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The mock's store is unavailable (Redis down, or being reconnected to), or the mock holds as many request bodies
+         *     as `--body-memory` allows (this body was not read): nothing was read or changed. Retry after `Retry-After`
+         *     seconds; `getHealth` says why when it is the store.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2884,10 +2956,13 @@ export interface components {
     headers: {
         /** @description The request's correlation id (the one sent, or a generated one); equal to an error's `requestId`. */
         RequestId: components["schemas"]["RequestId"];
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: components["schemas"]["RetryAfterSeconds"];
     };
     pathItems: never;
 }
 export type RequestId = components['schemas']['RequestId'];
+export type StoreCheck = components['schemas']['StoreCheck'];
 export type Health = components['schemas']['Health'];
 export type NoError = components['schemas']['NoError'];
 export type ErrorCode = components['schemas']['ErrorCode'];
@@ -2896,6 +2971,7 @@ export type FieldErrorCode = components['schemas']['FieldErrorCode'];
 export type FieldError = components['schemas']['FieldError'];
 export type AdminError = components['schemas']['AdminError'];
 export type AdminErrorEnvelope = components['schemas']['AdminErrorEnvelope'];
+export type RetryAfterSeconds = components['schemas']['RetryAfterSeconds'];
 export type JournalEntryId = components['schemas']['JournalEntryId'];
 export type WebhookEndpointId = components['schemas']['WebhookEndpointId'];
 export type RelayedWebhook = components['schemas']['RelayedWebhook'];
@@ -2967,8 +3043,10 @@ export type ResponseHeaderBadRequest = components['responses']['HeaderBadRequest
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseInternalError = components['responses']['InternalError'];
+export type ResponseHealthUnavailable = components['responses']['HealthUnavailable'];
 export type ResponseRequestJournalPage = components['responses']['RequestJournalPage'];
 export type ResponseJournalQueryBadRequest = components['responses']['JournalQueryBadRequest'];
+export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseRequestStream = components['responses']['RequestStream'];
 export type ResponseStreamLimit = components['responses']['StreamLimit'];
 export type ResponseRequestJournalExchange = components['responses']['RequestJournalExchange'];
@@ -3031,6 +3109,7 @@ export type ParameterEventTypeQuery = components['parameters']['EventTypeQuery']
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterEventIdPath = components['parameters']['EventIdPath'];
 export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
@@ -3054,6 +3133,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["HealthUnavailable"];
         };
     };
     listRequests: {
@@ -3103,6 +3183,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     streamRequests: {
@@ -3150,6 +3231,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["StreamLimit"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRequest: {
@@ -3180,6 +3262,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["JournalEntryNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDeliveries: {
@@ -3209,6 +3292,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSettings: {
@@ -3262,6 +3346,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFaults: {
@@ -3315,6 +3400,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     clearFaults: {
@@ -3391,6 +3477,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     seedStore: {
@@ -3421,6 +3508,7 @@ export interface operations {
             413: components["responses"]["SeedPayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reenableDefaultWebhookEndpoint: {
@@ -3444,6 +3532,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -3467,6 +3556,7 @@ export interface operations {
             401: components["responses"]["PartnerUnauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -3498,6 +3588,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -3528,6 +3619,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -3558,6 +3650,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -3595,6 +3688,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -3632,6 +3726,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reenableWebhookEndpoint: {
@@ -3662,6 +3757,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     relayWebhook: {
@@ -3717,6 +3813,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -3756,6 +3853,7 @@ export interface operations {
             401: components["responses"]["PartnerUnauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverEvent: {
@@ -3793,6 +3891,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAdminContract: {

@@ -21,13 +21,14 @@ import { assignRequestId } from '../pipeline/assign-request-id.ts';
 import { dispatch } from '../pipeline/dispatch.ts';
 import { createAnswerFinaliser } from '../pipeline/finalise-answer.ts';
 import { composePipeline, type Step } from '../pipeline/pipeline.ts';
+import type { BodyBudget } from '../pipeline/body-budget.ts';
 import { readBody } from '../pipeline/read-body.ts';
 import { respond } from '../pipeline/reply.ts';
 import { routeRequest } from '../pipeline/route-request.ts';
 import type { Channel } from '../pipeline/send-answer.ts';
 import { compileRequestValidator } from '../pipeline/request-validator.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
-import { createExchangeRecorder } from '../journal/record-exchange.ts';
+import { createExchangeLogger, createExchangeRecorder } from '../journal/record-exchange.ts';
 import type { AdminGuard } from './admin-guard.ts';
 import { createAdminHandlers, type AdminServices } from './admin-handlers.ts';
 
@@ -50,7 +51,7 @@ export function isAdminPath(pathname: string): boolean {
   return pathname === '/_mock' || pathname.startsWith('/_mock/');
 }
 
-export async function createAdminChannel(options: { guard: AdminGuard; keys: KeyChecker; logger: Logger; services: Omit<AdminServices, 'adminContract' | 'adminDocs'> }): Promise<Channel> {
+export async function createAdminChannel(options: { guard: AdminGuard; keys: KeyChecker; logger: Logger; services: Omit<AdminServices, 'adminContract' | 'adminDocs'>; bodyBudget: BodyBudget }): Promise<Channel> {
   const { guard, logger, services } = options;
   const adminContract = await loadContract(adminContractPath);
   const operations = listOperations(adminContract);
@@ -80,27 +81,27 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
   };
 
   const recordRelayed = createExchangeRecorder({ logger, journal: services.journal });
+  const logAdmin = createExchangeLogger({ logger });
   return {
     run: composePipeline([
       assignRequestId,
       guardAdmin,
       routeRequest(createRouter(operations)),
       authenticate(options.keys),
-      readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => maxBodyBytesOf[operationId] ?? maxAdminBodyBytes }),
+      readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => maxBodyBytesOf[operationId] ?? maxAdminBodyBytes, budget: options.bodyBudget }),
       validateRequest(perOperation(operations, (op) => compileRequestValidator(adminContract, op, compiler))),
       compressDocuments,
       dispatch({ handlers, baseUrl: services.selfUrl, logger }),
     ]),
     // Always on: the admin contract is the mock's own, and what a console or a script builds on.
     finalise: createAnswerFinaliser({ validatorOf: perOperation(operations, (op) => compileResponseValidator(adminContract, op, compiler)), enabled: () => true, logger }),
-    // Admin requests are not the API's: the request journal is what they read, not what they add to. But for the
-    // events a sandbox sends the relay: those are the partner's traffic, held against the contract like its requests.
+    // Admin requests are logged like the API's, but not journaled: the request journal is what they read, not what
+    // they add to. But for the events a sandbox sends the relay: those are the partner's traffic, held against the
+    // contract like its requests, and journaled in the partner's journal once the endpoint is known. A request for
+    // no endpoint (anyone may send one) would only wear the journal down: it is logged only.
     record: (exchange, aborted) => {
-      if (!exchange.url.pathname.startsWith(relayPathPrefix)) return;
-      // Once the endpoint is known, in its partner's journal. A request for no endpoint (anyone may send one) would
-      // only wear the journal down: it is logged.
-      if (exchange.journalNote) recordRelayed(exchange, aborted);
-      else logger.info({ requestId: exchange.requestId, status: exchange.response?.status, path: exchange.url.pathname.slice(0, 200) }, 'webhook relay request for no relaying endpoint');
+      if (exchange.url.pathname.startsWith(relayPathPrefix) && exchange.journalNote) recordRelayed(exchange, aborted);
+      else logAdmin(exchange, aborted);
     },
   };
 }

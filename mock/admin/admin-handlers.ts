@@ -13,6 +13,7 @@ import type { EntryIds } from '../journal/entry-ids.ts';
 import type { JournalFeed } from '../journal/journal-feed.ts';
 import type { RequestJournal } from '../journal/request-journal.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
+import { isOutage } from '../pipeline/failure.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import { naicsSource } from '../reference/index.ts';
 import { SeedError, type SeedReport } from '../seed/seed.ts';
@@ -69,15 +70,26 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
     ...webhookHandlers(services),
 
     async getHealth() {
+      // The read health makes anyway is the store's check: where it cannot be made, the API cannot serve either.
+      const check = await dispatcher.isDisabled().then(
+        (disabled) => ({ disabled, store: { kind: config.store.kind, status: 'ok' as const } }),
+        (error: unknown) => {
+          if (!isOutage(error)) throw error;
+          return { disabled: null, store: { kind: config.store.kind, status: 'unavailable' as const, error: error.message } };
+        },
+      );
+      const ok = check.store.status === 'ok';
       return {
-        status: 200,
+        status: ok ? 200 : 503,
+        ...(ok ? {} : { headers: { 'retry-after': '1' } }),
         payload: {
-          status: 'ok',
+          status: ok ? 'ok' : 'unavailable',
+          checks: { store: check.store },
           environment: config.environment,
           store: maskStoreUrl(store.description),
           upstream: config.upstream === undefined ? null : maskEndpointUrl(config.upstream.url),
           webhookEndpoint: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
-          webhookEndpointDisabled: await dispatcher.isDisabled(),
+          webhookEndpointDisabled: check.disabled,
           // Where the mock's reference data comes from, so that a client can tell which list it is checked against.
           referenceData: { naics: { edition: naicsSource.edition, source: naicsSource.source, sha256: naicsSource.sha256 } },
         },

@@ -59,6 +59,7 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
   const admin = await createAdminChannel({
     guard: createAdminGuard({ adminToken: config.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
     keys: services.keys,
+    bodyBudget: services.bodyBudget,
     logger,
     services: { ...services.admin, selfUrl: () => selfUrl, seed },
   });

@@ -12,6 +12,7 @@ import { getCompany, insertCompany } from '../companies/company-records.ts';
 import type { DocumentFactory } from '../documents/document-factory.ts';
 import { listDocuments } from '../documents/document-records.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
+import { reportRunFailures } from '../scheduling/run-failures.ts';
 import { createWorkScheduler } from '../scheduling/work-scheduler.ts';
 import type { Store, Tx } from '../store/store.ts';
 import type { OutboxEvent } from '../webhooks/outbox/outbox-types.ts';
@@ -80,7 +81,7 @@ export function createFormationEngine(options: FormationEngineOptions): Formatio
 
   const scheduler = createWorkScheduler({
     pollMs: options.pollMs,
-    onError: (error) => logger.error({ err: error }, 'formation timeline failed; retrying'),
+    ...reportRunFailures(logger, 'formation timeline'),
     async work() {
       const now = Date.now();
       const claims = await store.hold((tx) => claimDue(tx, now, stepLeaseMs, claimBatch));

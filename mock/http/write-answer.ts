@@ -7,8 +7,14 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Answer, AnswerStream } from './answer.ts';
 
-/** How long a connection closed after its answer goes on being read, at most, before the socket goes. */
-const lingerMs = 1_000;
+/**
+ * How a connection closed after its answer goes on being read (lingering, as nginx's lingering_timeout and
+ * lingering_time): closed once nothing came for `lingerIdleMs`, and in any case after `lingerMaxMs` or
+ * `lingerMaxBytes` dropped, so that a client that never stops sending costs a bounded time and bandwidth.
+ */
+const lingerIdleMs = 2_000;
+const lingerMaxMs = 10_000;
+const lingerMaxBytes = 64 * 1024 * 1024;
 
 /** Connections whose answer is out and whose closing has begun: nothing more is read from them as a request. */
 const closing = new WeakSet<Duplex>();
@@ -19,22 +25,36 @@ export function isClosing(socket: Duplex): boolean {
 
 /**
  * Closes a connection in stages (RFC 9112, section 9.6): the write side first, after the answer, then the whole once
- * the client has closed its side or `lingerMs` have passed, reading and dropping whatever it still sends meanwhile.
- * Closed at once, the socket would answer the bytes still coming (the rest of a refused upload) with a reset, and a
- * reset can erase the answer from the client's buffers before the client has read it.
+ * the client has closed its side or stopped sending (within the bounds above), reading and dropping whatever it
+ * still sends meanwhile. Closed at once, or while the client is still sending, the socket would answer the bytes
+ * still coming (the rest of a refused upload) with a reset, and a reset can erase the answer from the client's
+ * buffers before the client has read it: a client that writes its whole body before it reads (on a slow link, for
+ * seconds) would never see its 413.
  */
 function closeInStages(socket: Duplex): void {
   if (closing.has(socket)) return;
   closing.add(socket);
   socket.end();
+  let dropped = 0;
+  const close = () => socket.destroy();
+  // Unref'd: a closing connection never keeps the process alive.
+  const after = (ms: number) => setTimeout(close, ms).unref();
+  let idle = after(lingerIdleMs);
+  const most = after(lingerMaxMs);
   // What the client still sends is no request: the HTTP parser no longer reads it.
   socket.removeAllListeners('data');
-  socket.on('data', () => undefined);
+  socket.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > lingerMaxBytes) return close();
+    clearTimeout(idle);
+    idle = after(lingerIdleMs);
+  });
   socket.resume();
-  const linger = setTimeout(() => socket.destroy(), lingerMs);
-  linger.unref();
-  socket.once('end', () => socket.destroy());
-  socket.once('close', () => clearTimeout(linger));
+  socket.once('end', close);
+  socket.once('close', () => {
+    clearTimeout(idle);
+    clearTimeout(most);
+  });
 }
 
 export type Destination = { response: ServerResponse } | { socket: Duplex };

@@ -1,5 +1,6 @@
 /**
- * One log line per request (id, operation, status, duration), and the same in the request journal.
+ * One log line per request (id, operation, status, duration), and the same in the request journal; or the log line
+ * alone (`createExchangeLogger`).
  *
  * A request whose client left before its body was whole is journaled as 499 (nginx's "client closed request") and
  * logged at info: it did happen, and someone looking for it in the journal finds it, but nobody got an answer and
@@ -14,46 +15,76 @@ import type { RequestJournal } from './request-journal.ts';
 
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
   return (exchange, aborted) => {
-    const durationMs = Number(process.hrtime.bigint() - exchange.startedAt) / 1e6;
+    const outcome = outcomeOf(exchange, aborted);
     const refused = refusalOf(exchange.request);
-    const status = refused?.status ?? (aborted ? clientClosedRequest : (exchange.response?.status ?? 500));
-    const entry = {
+    options.journal.add({
       atMs: Date.now(),
       requestId: exchange.requestId,
       method: exchange.method,
       path: withoutSecrets(exchange.url.pathname),
       operationId: exchange.operation?.operationId ?? null,
-      status,
-      durationMs: Math.round(durationMs * 1000) / 1000,
+      status: outcome.status,
+      durationMs: outcome.durationMs,
       ...(exchange.partner ? { partnerId: exchange.partner.id } : exchange.journalNote ? { partnerId: exchange.journalNote.partnerId } : {}),
       partner: exchange.partner?.maskedKey ?? null,
       replayed: exchange.replayed === true,
       ...(exchange.forced ? { forced: exchange.forced } : {}),
-      errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
+      errorCode: outcome.errorCode,
       ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
       ...(exchange.upstream ? { upstream: exchange.upstream } : {}),
       ...(exchange.requestViolations ? { requestViolations: exchange.requestViolations } : {}),
       ...(exchange.journalNote?.webhook ? { webhook: exchange.journalNote.webhook } : {}),
       request: requestOf(exchange),
       response: aborted && !refused ? null : responseOf(exchange),
-    };
-    options.journal.add(entry);
-    const level = status >= 500 ? 'error' : 'info';
-    if (!options.logger.isLevelEnabled(level)) return;
-    options.logger[level](
-      {
-        requestId: entry.requestId,
-        operationId: entry.operationId,
-        status,
-        ms: entry.durationMs,
-        ...(entry.errorCode ? { code: entry.errorCode } : {}),
-        ...(entry.replayed ? { replayed: true } : {}),
-        ...(entry.forced ? { forced: entry.forced } : {}),
-        ...(aborted && !refused ? { reason: `the client left before its request was whole (${aborted.reason})` } : {}),
-      },
-      `${entry.method} ${entry.path} ${status}`,
-    );
+    });
+    logExchange(options.logger, exchange, outcome, aborted);
   };
+}
+
+/**
+ * The log line alone, for requests that are logged but not journaled (the admin routes: the journal is what they
+ * read, not what they add to).
+ */
+export function createExchangeLogger(options: { logger: Logger }): (exchange: Exchange, aborted?: RequestAborted) => void {
+  return (exchange, aborted) => logExchange(options.logger, exchange, outcomeOf(exchange, aborted), aborted);
+}
+
+interface Outcome {
+  status: number;
+  durationMs: number;
+  errorCode: string | null;
+}
+
+/** What became of a request, as its journal entry and its log line both say it. */
+function outcomeOf(exchange: Exchange, aborted: RequestAborted | undefined): Outcome {
+  const durationMs = Number(process.hrtime.bigint() - exchange.startedAt) / 1e6;
+  const refused = refusalOf(exchange.request);
+  return {
+    status: refused?.status ?? (aborted ? clientClosedRequest : (exchange.response?.status ?? 500)),
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    errorCode: refused ? refused.code : aborted ? null : errorCodeOf(exchange.response?.json),
+  };
+}
+
+/** One line per request: a 5xx at error level, anything else at info. */
+function logExchange(logger: Logger, exchange: Exchange, outcome: Outcome, aborted: RequestAborted | undefined): void {
+  const { status } = outcome;
+  const level = status >= 500 ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const refused = refusalOf(exchange.request);
+  logger[level](
+    {
+      requestId: exchange.requestId,
+      operationId: exchange.operation?.operationId ?? null,
+      status,
+      ms: outcome.durationMs,
+      ...(outcome.errorCode ? { code: outcome.errorCode } : {}),
+      ...(exchange.replayed ? { replayed: true } : {}),
+      ...(exchange.forced ? { forced: exchange.forced } : {}),
+      ...(aborted && !refused ? { reason: `the client left before its request was whole (${aborted.reason})` } : {}),
+    },
+    `${exchange.method} ${withoutSecrets(exchange.url.pathname)} ${status}`,
+  );
 }
 
 function requestOf(exchange: Exchange): CapturedRequest {

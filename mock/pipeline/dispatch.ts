@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
+import { failureAnswer } from './failure.ts';
 import type { Exchange, JournalNote } from './exchange.ts';
 import type { Step } from './pipeline.ts';
 import { isChange, type HandlerContextOf, type HandlerOf } from './handler.ts';
@@ -60,8 +61,8 @@ export function dispatch(options: { handlers: object; examples?: ExampleResponde
       else respond(exchange, result as Reply);
     } catch (error) {
       if (error instanceof ApiError) return respond(exchange, error);
-      options.logger.error({ err: error, requestId: exchange.requestId, operationId: operation.operationId }, 'handler failed');
-      respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred; retry with the same Idempotency-Key.'));
+      const internal = 'An unexpected error occurred; retry with the same Idempotency-Key.';
+      respond(exchange, failureAnswer(error, options.logger, { requestId: exchange.requestId, operationId: operation.operationId, internal }));
     }
   };
 }

@@ -42,7 +42,13 @@ export interface HandlerContextOf<Op> {
   baseUrl: string;
 }
 
-type StatusOf<Op> = Op extends { responses: infer R } ? Extract<keyof R, SuccessStatus> : never;
+/**
+ * The statuses a handler answers with its payload: the successes, and any other whose body is a payload rather than
+ * an error (the health's 503, which is the health itself, saying what failed).
+ */
+type StatusOf<Op> = Op extends { responses: infer R }
+  ? { [S in keyof R]: S extends SuccessStatus ? S : R[S] extends { content: { 'application/json': { payload: infer P } } } ? ([P] extends [null] ? never : S) : never }[keyof R]
+  : never;
 
 export interface JsonReply<Op> {
   status: StatusOf<Op>;

@@ -2,7 +2,8 @@
  * Serving one request through a pipeline, for the API, the admin API and the served documents alike: the exchange
  * is made, the steps run, and the answer, whatever decided it (a step, a handler, a failure caught here), is sent
  * by `sendAnswer`, the one function that finalises an answer (its headers and its check against the contract),
- * records it (journal and log line) and writes it. A request whose client left before its body was whole
+ * records it (journal and log line) and writes it; a failure is answered as failure.ts says (an outage of the store
+ * is a 503). A request whose client left before its body was whole
  * (`RequestAborted`), or that was answered on its socket meanwhile (broken chunk framing, too slow: see
  * http/client-error.ts), gets nothing more, but is still recorded.
  */
@@ -13,6 +14,7 @@ import { noteExchange, refusalOf, RequestAborted } from '../http/client-error.ts
 import type { RequestTarget } from '../http/request-target.ts';
 import { writeAnswer } from '../http/write-answer.ts';
 import { newExchange, type Exchange } from './exchange.ts';
+import { failureAnswer } from './failure.ts';
 import { respond } from './reply.ts';
 
 /** How the requests of one pipeline are served and answered. */
@@ -24,7 +26,7 @@ export interface Channel {
   record(exchange: Exchange, aborted?: RequestAborted): void;
 }
 
-export async function serveRequest(channel: Channel, request: IncomingMessage, response: ServerResponse, url: RequestTarget, logger: Pick<Logger, 'error' | 'debug'>): Promise<void> {
+export async function serveRequest(channel: Channel, request: IncomingMessage, response: ServerResponse, url: RequestTarget, logger: Pick<Logger, 'error' | 'warn' | 'debug'>): Promise<void> {
   const exchange = newExchange(request, url);
   noteExchange(exchange);
   try {
@@ -36,9 +38,8 @@ export async function serveRequest(channel: Channel, request: IncomingMessage, r
       channel.record(exchange, error);
       return;
     }
-    logger.error({ err: error, requestId: exchange.requestId }, 'request failed in the pipeline');
     exchange.response = undefined;
-    respond(exchange, new ApiError(500, 'E_INTERNAL', 'An unexpected error occurred.'));
+    respond(exchange, failureAnswer(error, logger, { requestId: exchange.requestId, internal: 'An unexpected error occurred.' }));
   }
   if (refusalOf(request)) return channel.record(exchange);
   sendAnswer(channel, exchange, response);

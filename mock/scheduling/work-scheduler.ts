@@ -2,7 +2,9 @@
  * Runs a piece of background work (the formation timeline, webhook delivery) when it is next due: at the time the
  * work itself reports, whenever this process wakes it (it just scheduled something), and, on a store other
  * processes also write, at least every `pollMs` (another replica may have scheduled something, or died holding
- * work whose lease then runs out). One run at a time; a wake during a run makes it run again.
+ * work whose lease then runs out). One run at a time; a wake during a run makes it run again. A run that fails (the
+ * store unavailable) is tried again later and later, up to `maxRetryAfterErrorMs`, so that an outage is waited out
+ * without busy work, and the work resumes within that much of its end.
  */
 export interface WorkScheduler {
   /** Runs the work at `at` (now, when omitted), unless a run is already due earlier. */
@@ -19,15 +21,20 @@ export function createWorkScheduler(options: {
   work: () => Promise<number | undefined>;
   /** Run at least this often, for work other processes may add; undefined: only when due or woken. */
   pollMs?: number;
-  onError: (error: unknown) => void;
-  /** How long to wait after a failed run before the next. */
+  /** A run failed: `failures` in a row, this one included; the next run is in `retryInMs`. */
+  onError: (error: unknown, failures: { count: number; retryInMs: number }) => void;
+  /** A run succeeded after `count` failed ones. */
+  onRecovered?: (failures: { count: number }) => void;
+  /** How long to wait after a first failed run before the next; twice as long after each further one. */
   retryAfterErrorMs?: number;
+  maxRetryAfterErrorMs?: number;
 }): WorkScheduler {
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let running: Promise<void> | undefined;
   let rerun = false;
   let closed = false;
+  let failures = 0;
 
   const arm = (at: number) => {
     // Further off than a timer can wait (a step that is never due): a wake or a poll will run the work before then.
@@ -41,10 +48,16 @@ export function createWorkScheduler(options: {
 
   const runOnce = async (): Promise<number | undefined> => {
     try {
-      return await options.work();
+      const next = await options.work();
+      if (failures > 0) options.onRecovered?.({ count: failures });
+      failures = 0;
+      return next;
     } catch (error) {
-      options.onError(error);
-      return Date.now() + (options.retryAfterErrorMs ?? 1000);
+      failures += 1;
+      const first = options.retryAfterErrorMs ?? 500;
+      const retryInMs = Math.min(first * 2 ** Math.min(failures - 1, 20), options.maxRetryAfterErrorMs ?? 5_000);
+      options.onError(error, { count: failures, retryInMs });
+      return Date.now() + retryInMs;
     }
   };
 

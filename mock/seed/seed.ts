@@ -13,6 +13,7 @@
  */
 import type { FieldError, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
+import { serviceUnavailable } from '../pipeline/failure.ts';
 import { maskKey } from '../auth/api-keys.ts';
 import { cut } from '../journal/captured-message.ts';
 import { entryProblems, simulationFor, underSeedEntry, type RequestValidatorOf } from './seed-check.ts';
@@ -177,6 +178,8 @@ async function refusedAt<T>(where: Where, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (!(error instanceof PartnerApiError)) throw error;
+    // Not the entry's fault: the API could not serve (its store down) even after the client's retries.
+    if (error.status === 503) throw serviceUnavailable();
     const details: FieldError[] = error.details.length > 0
       ? underSeedEntry(where.at, error.details)
       : [{ in: 'body', field: error.code.startsWith('E_AUTH') ? where.keyAt : where.at, code: 'E_INVALID', message: `${error.code}: ${error.message}` }];

@@ -10,3 +10,11 @@ export class StoreError extends Error {
 export class CommitOutcomeUnknown extends StoreError {
   override name = 'CommitOutcomeUnknown';
 }
+
+/**
+ * The store cannot be reached now (Redis down, its connection being made again): failed at once rather than held
+ * until it comes back, so that whoever asked can answer that the service is unavailable and to retry.
+ */
+export class StoreUnavailable extends StoreError {
+  override name = 'StoreUnavailable';
+}

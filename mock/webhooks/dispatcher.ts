@@ -10,6 +10,7 @@
  * off; a partner with no endpoint at all gets the mock's default endpoint (`--webhook-url`), if there is one.
  */
 import type { EventDestinations } from './outbox/outbox-event.ts';
+import { reportRunFailures } from '../scheduling/run-failures.ts';
 import { createWorkScheduler } from '../scheduling/work-scheduler.ts';
 import type { Store } from '../store/store.ts';
 import { sendAttempt, type AttemptResult } from './attempt.ts';
@@ -114,7 +115,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   const scheduler = createWorkScheduler({
     pollMs: options.pollMs,
-    onError: (error) => logger.error({ err: error }, 'webhook delivery failed to read the outbox; retrying'),
+    ...reportRunFailures(logger, 'webhook delivery (reading the outbox)'),
     async work() {
       if (closed) return undefined;
       const room = maxConcurrency - flying.size;

@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort } from '../../contract-tests/support/processes.ts';
+import { StoreUnavailable } from '../../mock/store/store-error.ts';
 
 export interface RedisServer {
   url: string;
@@ -34,10 +35,15 @@ function findRedisServer(): string | undefined {
   return found.status === 0 && path ? path : undefined;
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * `port`: a given one (a server started again where the one before was); `dir`: a folder where every write is
+ * appended and synced before it is answered, so that a server killed and started again on it has lost nothing.
+ */
+export async function startRedisServer(options: { port?: number; dir?: string } = {}): Promise<RedisServer> {
   if (!redisServerPath) throw new Error('redis-server is not installed');
-  const port = await freePort();
-  const child: ChildProcess = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const port = options.port ?? (await freePort());
+  const persistence = options.dir === undefined ? ['--appendonly', 'no'] : ['--dir', options.dir, '--appendonly', 'yes', '--appendfsync', 'always'];
+  const child: ChildProcess = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -70,3 +76,19 @@ export async function startRedisServer(): Promise<RedisServer> {
   };
 }
 
+
+/**
+ * A call to a store on Redis made again until the store answers: while its connection is being made again (after a
+ * test closed it), a call fails at once as StoreUnavailable rather than waits.
+ */
+export async function onceStoreAnswers<T>(call: () => Promise<T>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

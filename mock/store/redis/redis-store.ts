@@ -5,9 +5,9 @@
  * WATCH does, but without holding a connection per transaction); on a change, the transaction runs again with what
  * is there now. The key layout is described in redis-scripts.ts.
  */
-import type { Redis } from 'ioredis';
+import { ReplyError, type Redis } from 'ioredis';
 import type { KeyRange } from '../keys.ts';
-import { CommitOutcomeUnknown, StoreError } from '../store-error.ts';
+import { CommitOutcomeUnknown, StoreError, StoreUnavailable } from '../store-error.ts';
 import type { Store, Table } from '../store.ts';
 import { Hints, runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
 import type { RangeRead, TableReads, Versioned, VersionedEntry, Write } from '../transaction.ts';
@@ -136,13 +136,20 @@ function decode(table: Table<unknown>, stored: Buffer): unknown {
 
 /** Times a read is sent again after the connection closed under it. */
 const resends = 2;
+/**
+ * How long a read lost to a closed connection waits for the next one, to be sent again there: a blip (a connection
+ * reset, Redis restarted) is hidden; an outage is answered as one within about a second.
+ */
+const resendWithinMs = 1_000;
 
 /**
  * Every call to Redis, with failures named after the store (never its password), and a shutdown that refuses new
  * calls, closes the connection, then fails the calls still waiting: during an outage ioredis would leave them
  * pending for ever. A call sent when the connection closes (ioredis does not send it again, see connection.ts) is
  * sent again when it only reads (a fetch may take numbers from a counter again: a counter may skip numbers), and
- * failed as `CommitOutcomeUnknown` when it is a commit.
+ * failed as `CommitOutcomeUnknown` when it is a commit. While the connection is down, a call fails at once as
+ * `StoreUnavailable`, with the connection's last error (`connect ECONNREFUSED …`) as its cause; a read lost to the
+ * connection closing waits for the next one a second at most.
  */
 function guardedCalls(client: Redis, description: string): { call: Call; shutdown: (disconnect: () => Promise<void>) => Promise<void> } {
   const commands = client as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
@@ -153,10 +160,33 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
     lost(): void;
   }
   const waiting = new Set<Waiting>();
+  let lastError: Error | undefined;
+  client.on('error', (error: Error) => {
+    lastError = error;
+  });
   // ioredis writes what it queued meanwhile as soon as a connection is ready.
   client.on('ready', () => {
+    lastError = undefined;
     for (const entry of waiting) entry.written = true;
   });
+  const unavailable = () => new StoreUnavailable(`the Redis store ${description} is unavailable: ${lastError?.message ?? 'its connection closed'}`, { cause: lastError });
+  /** Whether a connection is ready within `resendWithinMs`; one wait shared by every read lost to the same close. */
+  let nextReady: Promise<boolean> | undefined;
+  const readySoon = (): Promise<boolean> => {
+    if (client.status === 'ready') return Promise.resolve(true);
+    nextReady ??= new Promise<boolean>((resolve) => {
+      const settle = (ready: boolean) => {
+        clearTimeout(timer);
+        client.off('ready', onReady);
+        nextReady = undefined;
+        resolve(ready);
+      };
+      const onReady = () => settle(true);
+      const timer = setTimeout(() => settle(false), resendWithinMs);
+      client.once('ready', onReady);
+    });
+    return nextReady;
+  };
   client.on('close', () => {
     for (const entry of [...waiting]) if (entry.written) entry.lost();
   });
@@ -166,17 +196,21 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
     if (!run) return Promise.reject(new StoreError(`the Redis store has no command ${command}`));
     const send = (resendsLeft: number): Promise<unknown> => {
       if (closing) return Promise.reject(new StoreError(`the Redis store ${description} is closed`));
+      if (client.status !== 'ready') return Promise.reject(unavailable());
       return new Promise((resolve, reject) => {
         const entry: Waiting = {
           written: client.status === 'ready',
           fail(error) {
-            if (waiting.delete(entry)) reject(new StoreError(`the Redis store ${description} failed: ${error.message}`, { cause: error }));
+            if (!waiting.delete(entry)) return;
+            // Refused by Redis itself (a script's error), or by the client because the connection went meanwhile.
+            if (error instanceof ReplyError) reject(new StoreError(`the Redis store ${description} failed: ${error.message}`, { cause: error }));
+            else reject(unavailable());
           },
           lost() {
             if (!waiting.delete(entry)) return;
             if (command === 'kvCommit') reject(new CommitOutcomeUnknown(`the connection to the Redis store ${description} closed before it confirmed a commit: it may or may not have been made`));
-            else if (resendsLeft > 0) send(resendsLeft - 1).then(resolve, reject);
-            else reject(new StoreError(`the connection to the Redis store ${description} closed before it answered, ${resends + 1} times`));
+            else if (resendsLeft > 0) void readySoon().then((ready) => (ready ? send(resendsLeft - 1).then(resolve, reject) : reject(unavailable())));
+            else reject(new StoreUnavailable(`the connection to the Redis store ${description} closed before it answered, ${resends + 1} times`));
           },
         };
         waiting.add(entry);

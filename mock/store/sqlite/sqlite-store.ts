@@ -12,17 +12,18 @@
  * far more than the statements in it, and the requests a busy mock handles at once share one. Each transaction runs
  * in a savepoint of its own, so one that fails undoes only itself; its promise settles once the commit is done, so
  * an answer is never sent before what it says is on disk.
+ *
+ * A damaged file is refused at start, and made again by a full reset when it goes bad while the mock runs (see
+ * sqlite-file.ts).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { StoreError } from '../store-error.ts';
 import type { Store, TxBody } from '../store.ts';
 import { runNow, type Transaction } from '../transaction.ts';
+import { isDamage, isIntact, openDatabase, remakeDatabase, rollBack } from './sqlite-file.ts';
 import { SqliteSource } from './sqlite-source.ts';
 
-/** The layout of the file; a file of another version is refused (see migrate). */
-export const schemaVersion = 5;
+export { schemaVersion } from './sqlite-file.ts';
 
 interface Waiting {
   body: TxBody<unknown>;
@@ -31,8 +32,8 @@ interface Waiting {
 }
 
 export function openSqliteStore(path: string): Store {
-  const db = openDatabase(path);
-  const source = new SqliteSource(db);
+  let db = openDatabase(path);
+  let source = new SqliteSource(db);
   let waiting: Waiting[] = [];
   let committing: Promise<void> | undefined;
 
@@ -70,15 +71,21 @@ export function openSqliteStore(path: string): Store {
       }),
     async clear(keep) {
       await committing;
-      db.exec('BEGIN IMMEDIATE');
+      const kept = keep.map((table) => table.name);
       try {
-        source.clear(new Set(keep.map((table) => table.name)));
+        db.exec('BEGIN IMMEDIATE');
+        source.clear(new Set(kept));
         db.exec('COMMIT');
+        if (isIntact(db)) return;
       } catch (error) {
-        if (db.isTransaction) db.exec('ROLLBACK');
-        source.rolledBack();
-        throw new StoreError(`the SQLite store could not be emptied: ${(error as Error).message}`, { cause: error });
+        rollBack(db);
+        settleSource(source);
+        if (!isDamage(error)) throw new StoreError(`the SQLite store could not be emptied: ${(error as Error).message}`, { cause: error });
       }
+      // Damaged (met while emptying it, or found by the check after it, which is quick on a file just emptied): a
+      // reset is how a damaged store is recovered from, so the file is made again.
+      db = remakeDatabase(db, path, kept);
+      source = new SqliteSource(db);
     },
     async close() {
       await committing;
@@ -103,8 +110,14 @@ function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Wai
         db.exec('RELEASE one_write');
         outcomes.push({ ok: true, value, tx });
       } catch (error) {
-        db.exec('ROLLBACK TO one_write');
-        db.exec('RELEASE one_write');
+        try {
+          db.exec('ROLLBACK TO one_write');
+          db.exec('RELEASE one_write');
+        } catch {
+          // SQLite rolled the whole transaction back by itself (a full disk, an I/O error, a damaged page): there is
+          // no savepoint to go back to, and the group fails for the reason it did.
+          throw error;
+        }
         source.undoTo(mark);
         outcomes.push({ ok: false, error });
       }
@@ -114,54 +127,23 @@ function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Wai
     for (const outcome of outcomes) if (outcome.ok) outcome.tx.committed();
     return outcomes;
   } catch (error) {
-    // The commit itself failed (a full disk): nothing of the group was written, and what this process keeps beside
-    // the file (caches, ephemeral tables) is put back as the file has it.
-    if (db.isTransaction) db.exec('ROLLBACK');
-    source.rolledBack();
+    // The commit itself failed: nothing of the group was written, no transaction is left open, and what this process
+    // keeps beside the file (caches, ephemeral tables) is put back as the file has it.
+    rollBack(db);
+    settleSource(source);
     const failure = new StoreError(`the SQLite store could not write: ${(error as Error).message}`, { cause: error });
     return batch.map(() => ({ ok: false, error: failure }));
   }
 }
 
-function openDatabase(path: string): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  let db: DatabaseSync | undefined;
+/**
+ * Puts what the source keeps back as the file has it, after a rollback. A file that cannot even be read for that
+ * is left to the next transaction to meet: the failure being reported is the one that matters.
+ */
+function settleSource(source: SqliteSource): void {
   try {
-    db = new DatabaseSync(path);
-    // Exclusive before WAL, so that the WAL index lives in this process's memory rather than in a shared file.
-    db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 2000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-    migrate(db, path);
-    return db;
-  } catch (error) {
-    if (db?.isOpen) db.close();
-    if (error instanceof StoreError) throw error;
-    if (/database is locked|SQLITE_BUSY/i.test((error as Error).message)) {
-      throw new StoreError(
-        `the SQLite store ${path} is in use by another process (another mock?): a SQLite store serves one process. Stop the other one, give this one another --store sqlite:PATH, or share a Redis between several (--store redis://HOST:PORT)`,
-      );
-    }
-    throw new StoreError(`cannot open the SQLite store ${path}: ${(error as Error).message}`);
-  }
-}
-
-function migrate(db: DatabaseSync, path: string): void {
-  // Inside the write lock: two mocks starting on a new file at once create the tables once.
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const version = Number((db.prepare('PRAGMA user_version').get() as Record<string, SQLInputValue>).user_version);
-    if (version !== schemaVersion) {
-      const tables = Number((db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as Record<string, SQLInputValue>).n);
-      if (version !== 0 || tables > 0) {
-        throw new StoreError(
-          `${path} holds a store of layout version ${version} (made by ${version < schemaVersion ? 'an older' : 'a newer'} mock), and this mock reads version ${schemaVersion}: move the file away (or delete it) to start afresh, or pass another --store sqlite:PATH`,
-        );
-      }
-      db.exec('CREATE TABLE _counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID');
-      db.exec(`PRAGMA user_version = ${schemaVersion}`);
-    }
-    db.exec('COMMIT');
-  } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
+    source.rolledBack();
+  } catch {
+    // See above.
   }
 }

@@ -19,6 +19,14 @@ interface Statements {
 
 type Row = Record<string, SQLInputValue>;
 
+/** The SQL table that holds a store table. */
+export const sqlTableName = (name: string): string => `"t_${name}"`;
+
+/** Makes the SQL table of a store table, unless it is there. */
+export function createSqlTable(db: DatabaseSync, name: string): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${sqlTableName(name)} (k TEXT PRIMARY KEY NOT NULL, v) WITHOUT ROWID`);
+}
+
 export class SqliteTables {
   private readonly existing = new Set<string>();
   private readonly statements = new Map<string, Statements>();
@@ -28,13 +36,12 @@ export class SqliteTables {
     this.rereadExisting();
   }
 
-  /** After a rolled-back commit, a table made in it may be gone: what exists is read again. */
+  /** After a rolled-back commit, a table made in it may be gone: what exists is read again (kept as it was if it cannot be). */
   rereadExisting(): void {
+    const rows = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 't\\_%' ESCAPE '\\'").all() as Row[];
     this.existing.clear();
     this.statements.clear();
-    for (const row of this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 't\\_%' ESCAPE '\\'").all() as Row[]) {
-      this.existing.add((row.name as string).slice(2));
-    }
+    for (const row of rows) this.existing.add((row.name as string).slice(2));
   }
 
   /** Every store table this file holds. */
@@ -70,15 +77,15 @@ export class SqliteTables {
 
   /** Empties the tables not kept. */
   clear(keep: ReadonlySet<string>): void {
-    for (const name of this.existing) if (!keep.has(name)) this.db.exec(`DELETE FROM "t_${name}"`);
+    for (const name of this.existing) if (!keep.has(name)) this.db.exec(`DELETE FROM ${sqlTableName(name)}`);
   }
 
   private statementsOf(table: Table<unknown>, create = false): Statements {
     let prepared = this.statements.get(table.name);
     if (prepared) return prepared;
-    const name = `"t_${table.name}"`;
+    const name = sqlTableName(table.name);
     if (create && !this.existing.has(table.name)) {
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (k TEXT PRIMARY KEY NOT NULL, v) WITHOUT ROWID`);
+      createSqlTable(this.db, table.name);
       this.existing.add(table.name);
     }
     prepared = {

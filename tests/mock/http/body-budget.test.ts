@@ -28,13 +28,16 @@ afterAll(async () => {
   await closeCheckingJournal(mock, { expected5xx: sentIds });
 });
 
-/** A create that announces `length` bytes (or none: chunked), sends `sent` of them, and stalls; resolves once they are out. */
-function stallingUpload(length: number | 'chunked', sent: number): Promise<Socket> {
-  const { port } = new URL(mock.url);
+/**
+ * A create (or a seed) that announces `length` bytes (or none: chunked), sends `sent` of them, and stalls; resolves
+ * once they are out.
+ */
+function stallingUpload(length: number | 'chunked', sent: number, path = '/v1/partner/customers'): Promise<Socket> {
+  const { port, host } = new URL(mock.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => {
       const framing = length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`;
-      socket.write(`POST /v1/partner/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${sandboxKey}\r\nContent-Type: application/json\r\nIdempotency-Key: ${newIdempotencyKey()}\r\nX-Request-Id: ${nextId()}\r\n${framing}\r\n\r\n`);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${sandboxKey}\r\nContent-Type: application/json\r\nIdempotency-Key: ${newIdempotencyKey()}\r\nX-Request-Id: ${nextId()}\r\n${framing}\r\n\r\n`);
       const body = Buffer.alloc(sent, 0x20);
       socket.write(length === 'chunked' ? Buffer.concat([Buffer.from(`${sent.toString(16)}\r\n`), body, Buffer.from('\r\n')]) : body, () => resolve(socket));
     });
@@ -58,6 +61,16 @@ describe('the body budget', () => {
 
     for (const socket of holders) socket.destroy();
     // Given back as the server sees them close: a retry soon fits (a 400 here: the name is over its limit).
+    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(400);
+  });
+
+  it('counts the admin routes\' bodies too: a seed past what stalled seeds hold is answered 503, as the admin contract documents', async () => {
+    const holders = [await stallingUpload(1_500_000, 10_000, '/_mock/seed')];
+    const seed = await fetch(`${mock.url}/_mock/seed`, { method: 'POST', headers: { authorization: sandboxKey, 'content-type': 'application/json', 'x-request-id': nextId() }, body: JSON.stringify({ customers: [], padding: 'x'.repeat(700_000) }) });
+    expect(seed.status).toBe(503);
+    expect(((await seed.json()) as { error: { code: string } }).error.code).toBe('E_SERVICE_UNAVAILABLE');
+    expect(seed.headers.get('retry-after')).toBe('1');
+    for (const socket of holders) socket.destroy();
     await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(400);
   });
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
-import { startTestMock, type TestMock } from '../support/mock-harness.ts';
+import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 
 let mock: TestMock;
 
@@ -60,6 +60,22 @@ describe('request logging', () => {
     await mock.call('/v1/partner/customers', { body, idempotencyKey: key, headers: { 'x-request-id': 'log-replay' } });
     expect(requestLines('log-original')[0]?.replayed).toBeUndefined();
     expect(requestLines('log-replay')).toEqual([expect.objectContaining({ status: 200, operationId: 'createCustomer', replayed: true })]);
+  });
+
+  it('logs admin requests as it logs API requests: one line each, with requestId, status and operationId, and nothing whole of a key', async () => {
+    const health = await mock.call('/_mock/health', { key: null, headers: { 'x-request-id': 'log-admin-health' } });
+    expect(health.status).toBe(200);
+    const refused = await mock.call('/_mock/faults', { body: { operationId: 'noSuchOperation', status: 503 }, headers: { 'x-request-id': 'log-admin-refused' } });
+    expect(refused.status).toBe(400);
+    const unknown = await mock.call('/_mock/nowhere', { key: null, headers: { 'x-request-id': 'log-admin-unknown' } });
+    expect(unknown.status).toBe(404);
+    expect(requestLines('log-admin-health')).toEqual([expect.objectContaining({ status: 200, operationId: 'getHealth', msg: 'GET /_mock/health 200', level: 30 })]);
+    expect(requestLines('log-admin-refused')).toEqual([expect.objectContaining({ status: 400, operationId: 'armFault', code: 'E_VALIDATION_FAILED' })]);
+    expect(requestLines('log-admin-unknown')).toEqual([expect.objectContaining({ status: 404, operationId: null, code: 'E_NOT_FOUND' })]);
+    expect(JSON.stringify(requestLines('log-admin-refused'))).not.toContain(sandboxKey);
+    // Logged, not journaled: the journal is what admin requests read.
+    const journal = await mock.call('/_mock/requests?limit=1000', { key: null });
+    expect(journal.json.payload.data.filter((entry: { path: string }) => entry.path.startsWith('/_mock/'))).toEqual([]);
   });
 
   it('writes parseable JSON only', () => {

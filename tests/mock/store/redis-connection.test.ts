@@ -1,16 +1,17 @@
 /**
  * The Redis store when its connection closes under a call: a read is sent again; a commit is neither sent again
  * nor run again (either could make it twice, or make it on what the process knew before the connection closed),
- * and fails as CommitOutcomeUnknown. The connection goes through a proxy in this test that can drop Redis's next
+ * and fails as CommitOutcomeUnknown. While the connection is being made again, a call fails at once as
+ * StoreUnavailable rather than waits; once it is back, the store goes on. The connection goes through a proxy in this test that can drop Redis's next
  * answer and close, as a network that fails at the worst moment does.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../mock/store/open-store.ts';
-import { CommitOutcomeUnknown } from '../../../mock/store/store-error.ts';
+import { CommitOutcomeUnknown, StoreUnavailable } from '../../../mock/store/store-error.ts';
 import { table, type Store } from '../../../mock/store/store.ts';
-import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { onceStoreAnswers, redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
 const values = table<number>('connection_values');
 
@@ -93,13 +94,17 @@ describe.skipIf(!redisTestsEnabled())('the Redis store, its connection closed un
     expect(await increment).toBeInstanceOf(CommitOutcomeUnknown);
     expect(runs).toBe(1);
     expect(await direct.hget(`pfm:t:${values.name}`, 'counter')).toBe('1');
+    // Not while the connection is being made again: at once, not held until it is back.
+    const startedAt = Date.now();
+    await expect(store.read((tx) => tx.get(values, 'counter'))).rejects.toBeInstanceOf(StoreUnavailable);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
     // The store goes on once the connection is back.
-    await store.write((tx) => tx.put(values, 'counter', (tx.get(values, 'counter') ?? 0) + 1));
+    await onceStoreAnswers(() => store.write((tx) => tx.put(values, 'counter', (tx.get(values, 'counter') ?? 0) + 1)));
     expect(await store.read((tx) => tx.get(values, 'counter'))).toBe(2);
   });
 
   it('sends a read again', async () => {
-    await store.write((tx) => tx.put(values, 'read', 7));
+    await onceStoreAnswers(() => store.write((tx) => tx.put(values, 'read', 7)));
     const other = await openStore({ kind: 'redis', url: `redis://127.0.0.1:${proxy.port}/2` });
     try {
       // A store that knows nothing yet fetches: the fetch's answer is dropped, and the fetch sent again.
