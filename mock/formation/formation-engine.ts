@@ -11,7 +11,7 @@ import type { Company, DocumentType, FormationFailureReason } from '../../genera
 import { getCompany, insertCompany } from '../companies/company-records.ts';
 import type { DocumentFactory } from '../documents/document-factory.ts';
 import { listDocuments } from '../documents/document-records.ts';
-import { ApiError, notFound } from '../http/api-error.ts';
+import { ApiError, notFound, serviceUnavailable } from '../http/api-error.ts';
 import { reportRunFailures } from '../scheduling/run-failures.ts';
 import { createWorkScheduler } from '../scheduling/work-scheduler.ts';
 import type { Store, Tx } from '../store/store.ts';
@@ -170,7 +170,7 @@ function createSimulation(deps: SimulationDeps) {
       const claim = await store.hold((tx) => claimCompany(tx, partnerId, companyId, now, stepLeaseMs));
       if (claim !== 'busy') return claim;
       if (Date.now() > deadline) {
-        throw new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The formation is being advanced by another request; retry after Retry-After.', undefined, { 'retry-after': '1' });
+        throw serviceUnavailable('The formation is being advanced by another request; retry after Retry-After.');
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

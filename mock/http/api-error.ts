@@ -35,3 +35,13 @@ export const validationFailed = (details: FieldError[]): ApiError =>
   );
 
 export const notFound = (what: string): ApiError => new ApiError(404, 'E_NOT_FOUND', `No ${what}.`);
+
+/** Seconds a client is told to wait before retrying a 503: about as long as a store takes to be reached again. */
+const retryAfterSeconds = 1;
+
+/**
+ * `503 E_SERVICE_UNAVAILABLE` with Retry-After: the store unavailable, a create whose storing is unconfirmed, a
+ * formation another request is advancing, bodies past the budget. `headers` adds to Retry-After (`connection`).
+ */
+export const serviceUnavailable = (message = 'The service is briefly unavailable; retry after Retry-After.', headers: Record<string, string> = {}): ApiError =>
+  new ApiError(503, 'E_SERVICE_UNAVAILABLE', message, undefined, { 'retry-after': String(retryAfterSeconds), ...headers });

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { contractFacts } from '../../generated/contract-facts.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError, serviceUnavailable } from '../http/api-error.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { answerOf, respond } from '../pipeline/reply.ts';
@@ -126,7 +126,7 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
     const message = unconfirmed
       ? 'The request could not be confirmed as stored. Retry with the same Idempotency-Key after Retry-After: it answers what was done, or does it then.'
       : 'The request could not be stored; nothing was created. Retry with the same Idempotency-Key after Retry-After.';
-    respond(exchange, new ApiError(503, 'E_SERVICE_UNAVAILABLE', message, undefined, { 'retry-after': '1' }));
+    respond(exchange, serviceUnavailable(message));
     // Freed for the retry; a commit that was made deleted the lock already, and this finds none of its own.
     await abandon(lock);
   }

@@ -5,20 +5,12 @@
  * the cause. Anything else is the mock's own failure: `500 E_INTERNAL`, logged with its stack.
  */
 import type { Logger } from 'pino';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError, serviceUnavailable } from '../http/api-error.ts';
 import { StoreError } from '../store/store-error.ts';
-
-/** Seconds a client is told to wait: about as long as the store takes to be reached again (Redis reconnects every 2 s at most). */
-const retryAfterSeconds = 1;
 
 /** Whether a failure is the store's being unusable for now (a StoreError at run time; at start it refuses the start). */
 export function isOutage(error: unknown): error is StoreError {
   return error instanceof StoreError;
-}
-
-/** The answer of an outage: the same whichever step or feature met it. */
-export function serviceUnavailable(): ApiError {
-  return new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The service is briefly unavailable; retry after Retry-After.', undefined, { 'retry-after': String(retryAfterSeconds) });
 }
 
 /** Logs the failure as what it is, and returns the answer for it; `internal` is the 500's message. */

@@ -9,7 +9,7 @@
  * A client that leaves before its body is whole gets no answer: `RequestAborted` tells the steps it returns through.
  */
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError, serviceUnavailable } from '../http/api-error.ts';
 import { RequestAborted } from '../http/client-error.ts';
 import { readJsonText } from '../http/json-text.ts';
 import { unboundedBodyBudget, type BodyBudget } from './body-budget.ts';
@@ -62,7 +62,7 @@ export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId:
 
 /** The rest of the body is left unread, as for a 413: the client sends it again after Retry-After. */
 function busy(): ApiError {
-  return new ApiError(503, 'E_SERVICE_UNAVAILABLE', 'The mock is reading as many request bodies as it can hold; retry after Retry-After.', undefined, { 'retry-after': '1', connection: 'close' });
+  return serviceUnavailable('The mock is reading as many request bodies as it can hold; retry after Retry-After.', { connection: 'close' });
 }
 
 /** The rest of the body is left unread: the connection closes once the answer is out, instead of carrying it. */

@@ -13,8 +13,8 @@
  */
 import type { FieldError, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
-import { serviceUnavailable } from '../pipeline/failure.ts';
 import { maskKey } from '../auth/api-keys.ts';
+import { serviceUnavailable } from '../http/api-error.ts';
 import { cut } from '../journal/captured-message.ts';
 import { entryProblems, simulationFor, underSeedEntry, type RequestValidatorOf } from './seed-check.ts';
 import type { SeedCustomer, SeedPartner } from './seed-document.ts';
