@@ -15,6 +15,13 @@ import type { Answer, AnswerStream } from './answer.ts';
 const lingerIdleMs = 2_000;
 const lingerMaxMs = 10_000;
 const lingerMaxBytes = 64 * 1024 * 1024;
+/**
+ * Connections lingering at once. What they drop is read into memory first, and a thousand clients refused while
+ * sending (an attack on the body budget) would have the process read a gigabyte of garbage in a few seconds: past
+ * this many, a connection is closed at once, as it was before lingering, and only those clients may miss their answer.
+ */
+const maxLingering = 64;
+let lingering = 0;
 
 /** Connections whose answer is out and whose closing has begun: nothing more is read from them as a request. */
 const closing = new WeakSet<Duplex>();
@@ -35,6 +42,9 @@ function closeInStages(socket: Duplex): void {
   if (closing.has(socket)) return;
   closing.add(socket);
   socket.end();
+  // Its answer handed to the system first (`finish`), then closed.
+  if (lingering >= maxLingering) return void (socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy()));
+  lingering += 1;
   let dropped = 0;
   const close = () => socket.destroy();
   // Unref'd: a closing connection never keeps the process alive.
@@ -52,6 +62,7 @@ function closeInStages(socket: Duplex): void {
   socket.resume();
   socket.once('end', close);
   socket.once('close', () => {
+    lingering -= 1;
     clearTimeout(idle);
     clearTimeout(most);
   });

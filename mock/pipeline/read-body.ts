@@ -34,11 +34,13 @@ export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId:
     }
     const declared = Number(exchange.request.headers['content-length'] ?? 0);
     if (declared > maxBytes) {
+      exchange.request.resume();
       respond(exchange, tooLarge(maxBytes));
       return;
     }
     // A declared length is held from the start: a client that stalls half-way holds what it announced.
     if (!budget.take(declared)) {
+      exchange.request.resume();
       respond(exchange, busy());
       return;
     }
@@ -87,9 +89,10 @@ function collect(request: IncomingMessage, maxBytes: number, hold: (bytes: numbe
       request.off('close', onClose);
     };
     const refuse = (why: 'too-large' | 'busy') => {
-      // Stop reading now, whatever the client still sends, and answer.
+      // Keep nothing of it, whatever the client still sends (dropped as it comes, until the connection closes), and
+      // answer: a refused body held until then would cost what refusing it is for.
       stop();
-      request.pause();
+      request.resume();
       chunks.length = 0;
       resolve(why);
     };

@@ -220,6 +220,32 @@ describe('an oversized upload', () => {
     expect((await answer).status).toBe(413);
   }, 40_000);
 
+  it('lingers on 64 connections at most: past them, a refused upload is closed once its answer is out (an attack costs no gigabyte read)', async () => {
+    const port = Number(new URL(mock.url).port);
+    const sockets = Array.from({ length: 70 }, () => {
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      socket.on('error', () => undefined);
+      socket.write(postCustomer('').toString('latin1').replace('Content-Length: 0', `Content-Length: ${1024 * 1024 * 1024}`));
+      return socket;
+    });
+    try {
+      const answers = await Promise.all(sockets.map((socket) => readAnswer(socket)));
+      expect(answers.every((answer) => answer.status === 413)).toBe(true);
+      // Each keeps sending a little: a lingering connection stays open, one past the bound is closed.
+      const feeding = setInterval(() => {
+        for (const socket of sockets) if (!socket.destroyed) socket.write(' ');
+      }, 100);
+      try {
+        await expect.poll(() => sockets.filter((socket) => socket.destroyed).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(6);
+        expect(sockets.filter((socket) => !socket.destroyed).length).toBeLessThanOrEqual(64);
+      } finally {
+        clearInterval(feeding);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
   it("reaches Node's fetch, which writes its whole body before it reads, every time: 50 tries over 1 MiB, all 413, none EPIPE", async () => {
     // A body that declares its length over the limit is answered at once, while fetch is still writing it: the
     // connection must then stay readable until the client has read the answer (RFC 9112 section 9.6).
