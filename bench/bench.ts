@@ -1,6 +1,9 @@
 /**
- * `npm run bench`: the mock on each of its stores (memory, SQLite, Redis with one and with two replicas) against
- * `prism mock -v error` and a bare node:http server, same machine, same contract, one run, side by side. Prints
+ * `npm run bench`: the mock as `npm start` runs it (first row: the SQLite store, every response checked against the
+ * contract, a log line per request; only the rate limit is lifted, so that the load is answered rather than
+ * refused), then on each of its stores with checks and logs off (memory, SQLite, Redis with one and with two
+ * replicas), against `prism mock -v error` and a bare node:http server, same machine, same contract, one run, side
+ * by side. Prints
  * req/s, p50 and p99 for getCustomer and an idempotent createCustomer (a fresh Idempotency-Key per request), CPU
  * time per request, the ratios to the memory store, to Prism and to bare Node, the mock's start-up, and each
  * store's RSS after a million creates. Each measurement follows an unmeasured two-second warm-up of the same load.
@@ -81,6 +84,7 @@ interface Row {
   non2xx: number;
 }
 
+const shippedTarget = 'mock · as npm start runs it';
 const memoryTarget = 'mock · memory';
 const bareTarget = 'bare node:http';
 const prismTarget = 'prism mock -v error';
@@ -96,6 +100,9 @@ async function main(): Promise<void> {
   const targets: Target[] = [];
   const rows: Row[] = [];
   try {
+    // As shipped: npm start's own defaults, the rate limit lifted, the log written to the run's file.
+    targets.push(await startMock(shippedTarget, ['--rate-limit', '500000'], 1, undefined, undefined, { shipped: true }));
+    if (baselineRoot !== undefined) targets.push(await startMock(baselineName(shippedTarget), ['--rate-limit', '500000'], 1, undefined, baselineRoot, { shipped: true }));
     const mocks: [string, string[], number?][] = [
       [memoryTarget, ['--store', 'memory']],
       ['mock · memory, responses checked', ['--store', 'memory', '--validate-responses', 'on']],
@@ -116,7 +123,7 @@ async function main(): Promise<void> {
     const startup = await startupOf();
     console.log(`\nMock start-up (SQLite store): ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to listening.`);
     if (creates > 0) {
-      for (const target of targets.filter((candidate) => candidate.name.startsWith('mock · ') && candidate.pids.length === 1 && !candidate.name.includes('checked'))) {
+      for (const target of targets.filter((candidate) => candidate.name.startsWith('mock · ') && candidate.pids.length === 1 && !candidate.name.includes('checked') && candidate.name !== shippedTarget)) {
         await memoryAfterCreates(target);
       }
     }
@@ -247,12 +254,15 @@ const baselineName = (name: string) => name.replace(/^mock · /, 'baseline · ')
 const baselineArgs = (args: string[]) =>
   args.map((arg) => (arg.startsWith('sqlite:') ? arg.replace(/\.db$/, '-baseline.db') : arg.startsWith('redis://') ? arg.replace(/\/(\d+)$/, (_, db: string) => `/${Number(db) + 8}`) : arg));
 
-async function startMock(name: string, extra: string[], replicas = 1, redis?: RedisServer, root?: string): Promise<Target> {
+/** The settings of the store rows: only the store's own cost (no response check, no log line, no timeline). */
+const storeOnly = ['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual'];
+
+async function startMock(name: string, extra: string[], replicas = 1, redis?: RedisServer, root?: string, options: { shipped?: boolean } = {}): Promise<Target> {
   const mocks: MockProcess[] = [];
   const stop = () => Promise.all(mocks.map((mock) => mock.stop())).then(() => undefined);
   try {
     for (let n = 0; n < replicas; n += 1) {
-      mocks.push(await launchMock(['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual', ...extra], root));
+      mocks.push(await launchMock([...(options.shipped ? [] : storeOnly), ...extra], root));
     }
     const urls = mocks.map((mock) => mock.url);
     const storePid = extra.some((arg) => arg.startsWith('redis://')) ? redis?.pid : undefined;
