@@ -26,6 +26,8 @@ export interface Judgement {
 
 export interface ClassifiedChange extends Judgement {
   location: Location;
+  /** What happened to the value at the pointer: a keyword that gained or lost its value counts as added or removed. */
+  kind: DetectedChange['kind'];
   /** What Redocly's own diff rules said of it, for comparison. */
   differRules: DetectedChange['differRules'];
   /** For a breaking change made on purpose: why it is accepted (contract-changes/accepted.ts). */
@@ -67,8 +69,15 @@ export function classify(change: DetectedChange, contracts: Contracts): Classifi
   return {
     ...located.judgement,
     location: { pointer: change.pointer, scope: describeScope(segments, document), part: located.part, field: located.field },
+    kind: effectiveKind(change),
     differRules: change.differRules,
   };
+}
+
+function effectiveKind(change: DetectedChange): DetectedChange['kind'] {
+  if (change.kind !== 'modified') return change.kind;
+  if (change.before === undefined) return 'added';
+  return change.after === undefined ? 'removed' : 'modified';
 }
 
 interface Located {
@@ -117,9 +126,8 @@ function describeKind(change: DetectedChange): string {
 
 /** "maxLength changed", "examples added": for a change whose keyword the caller names. */
 function changeOf(keyword: string, change: DetectedChange): string {
-  if (change.kind !== 'modified') return `${keyword} ${change.kind}`;
-  if (change.before === undefined) return `${keyword} added`;
-  return change.after === undefined ? `${keyword} removed` : `${keyword} changed`;
+  const kind = effectiveKind(change);
+  return `${keyword} ${kind === 'modified' ? 'changed' : kind}`;
 }
 
 function judgeWhole(change: DetectedChange, what: 'path' | 'webhook' | 'operation'): Judgement {
