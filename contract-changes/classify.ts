@@ -106,7 +106,7 @@ function judgeDocumentChange(change: DetectedChange, segments: string[], contrac
     case 'servers':
       return whole(judgeServers(change, segments.slice(1)));
     case 'security':
-      return whole(judgeSecurity(change, segments.slice(1)));
+      return whole(judgeSecurity(change, segments.slice(1), contracts.after.security));
     case 'info':
     case 'tags':
     case 'externalDocs':
@@ -173,7 +173,7 @@ function judgeOperation(
     case 'responses':
       return judgeResponse(change, rest.slice(1), contracts, answerSide, kind === 'paths' ? 'response' : "partner's answer");
     case 'security':
-      return whole(judgeSecurity(change, rest.slice(1)), 'security');
+      return whole(judgeSecurity(change, rest.slice(1), valueAt(contracts.after, [...operation, 'security'])), 'security');
     case 'operationId':
       return whole(change.kind === 'added' && change.before === undefined
         ? added('operationId given')
@@ -300,10 +300,35 @@ function judgeContent(
   return whole(unjudged(changeOf(inMedia ?? 'media type', change)), mediaPart);
 }
 
-function judgeSecurity(change: DetectedChange, rest: string[]): Judgement {
+/** A security requirement: the schemes a request must satisfy together, each with the scopes it needs. */
+type Requirement = Record<string, string[]>;
+
+/**
+ * A request satisfies one requirement of the list. A requirement that goes, or a scope list that changes, breaks
+ * nobody when every request that met the old requirement meets one of the new list: one that asks the same schemes
+ * or fewer, each with the same scopes or fewer (Redocly reports a requirement whose scopes changed as one removed and
+ * one added).
+ */
+function judgeSecurity(change: DetectedChange, rest: string[], requirementsAfter: unknown): Judgement {
   if (change.kind === 'added' && rest.length === 1) return added('another way to authenticate accepted');
+  const [index, scheme] = rest;
+  const after = Array.isArray(requirementsAfter) ? (requirementsAfter as Requirement[]) : [];
+  let before: Requirement | undefined;
+  if (change.kind === 'removed' && scheme === undefined) before = change.before as Requirement | undefined;
+  else if (scheme !== undefined && rest.length === 2 && Array.isArray(change.before)) before = { ...after[Number(index)], [scheme]: change.before as string[] };
+  if (before !== undefined && after.some((requirement) => asksNoMoreThan(requirement, before))) {
+    return loosened(`security requirement relaxed: ${describeRequirement(before)} no longer required as it was`);
+  }
   return breaking(`security requirement ${describeKind(change)}`, 'requests authenticated as before are refused');
 }
+
+function asksNoMoreThan(requirement: Requirement, than: Requirement): boolean {
+  return Object.entries(requirement).every(([scheme, scopes]) =>
+    Array.isArray(than[scheme]) && scopes.every((scope) => than[scheme]!.includes(scope)));
+}
+
+const describeRequirement = (requirement: Requirement): string =>
+  Object.entries(requirement).map(([scheme, scopes]) => (scopes.length === 0 ? scheme : `${scheme} [${scopes.join(', ')}]`)).join(' + ');
 
 function judgeServers(change: DetectedChange, rest: string[]): Judgement {
   const [, keyword] = rest;
@@ -323,6 +348,12 @@ function judgeComponent(change: DetectedChange, kind: string | undefined, segmen
   if (kind === 'securitySchemes') {
     if (depth === 3 && change.kind === 'added') return added('new security scheme');
     const keyword = segments[3];
+    // An OAuth scope offered: a new one is for new requirements, a removed one can no longer be granted.
+    if (keyword === 'flows' && segments[5] === 'scopes' && depth === 7) {
+      if (change.kind === 'added') return added(`OAuth scope ${segments[6]} offered`);
+      if (change.kind === 'removed') return breaking(`OAuth scope ${segments[6]} withdrawn`, 'tokens asked for with it are refused');
+      return documented(`OAuth scope ${segments[6]} described anew`);
+    }
     // Words for readers, and extensions newly stated (a fact the scheme already implied); a changed extension
     // may change what is accepted, so it is judged like the scheme itself.
     if (keyword === 'description' || (keyword?.startsWith('x-') && change.before === undefined)) return documented(changeOf(keyword, change));
@@ -424,9 +455,7 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
     case 'unevaluatedProperties':
       return judgeAdditional(keyword, before, after, side);
     case 'default':
-      return side === 'request'
-        ? breaking(`default ${String(JSON.stringify(before))} → ${String(JSON.stringify(after))}`, 'requests that omit the field now mean something else')
-        : documented('default changed');
+      return judgeDefault(change, side);
     case 'deprecated':
     case deprecationExtension:
       return judgeDeprecation(change, keyword);
@@ -436,7 +465,7 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
         : documented(changeOf(openEnumExtension, change));
     case 'readOnly':
     case 'writeOnly':
-      return breaking(changeOf(keyword, change), 'the field moves between requests and responses');
+      return judgeDirection(keyword, change, side);
     case 'items':
     case 'prefixItems':
     case 'discriminator':
@@ -449,6 +478,30 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
       if (keyword.startsWith('x-')) return documented(changeOf(keyword, change));
       return unjudged(changeOf(keyword, change));
   }
+}
+
+/**
+ * A default says what a request that omits the field means. One stated where there was none writes down what the
+ * API did already; one changed or withdrawn changes what such requests mean. In a response it only documents.
+ */
+function judgeDefault(change: DetectedChange, side: Side): Judgement {
+  const what = `default ${String(JSON.stringify(change.before))} → ${String(JSON.stringify(change.after))}`;
+  if (side === 'response') return documented('default changed');
+  if (change.before === undefined) return documented(`default stated: ${JSON.stringify(change.after)}`);
+  return breaking(what, 'requests that omit the field now mean something else');
+}
+
+/**
+ * `readOnly` keeps a field out of requests and `writeOnly` out of responses: each matters on its own side only. A
+ * field newly kept out of the side it is on breaks who sends or reads it there; let back in, it breaks nobody.
+ */
+function judgeDirection(keyword: 'readOnly' | 'writeOnly', change: DetectedChange, side: Side): Judgement {
+  const keptOut = keyword === 'readOnly' ? 'request' : 'response';
+  if (side !== keptOut) return documented(changeOf(keyword, change));
+  if (change.after !== true) return loosened(changeOf(keyword, change));
+  return breaking(changeOf(keyword, change), side === 'request'
+    ? 'requests that send the field may be refused'
+    : 'responses no longer carry the field, and clients that read it find it missing');
 }
 
 /**
