@@ -96,7 +96,7 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
       }))),
     ]);
     return {
-      base: { ref: base ?? `merge base with ${defaultBranch}`, commit },
+      base: { ref: base ?? `the merge base with ${defaultBranch}`, commit },
       ...(latest === undefined ? {} : { release: formatVersion(latest) }),
       breaksRelease: verdict.breaking.length > 0,
       introducedBreaks: verdict.introduced.map(reviewed),

@@ -3,6 +3,7 @@
  * format says both, the breaking one at its file and line under openapi/, and the command exits 1 because the
  * change breaks the latest release. Unknown revisions and a folder outside git are refused with their own status.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOptionalAndRequireAnother, createReviewProject, type ReviewProject } from './support/review-project.ts';
 
@@ -22,7 +23,7 @@ describe('a change with one additive and one breaking edit', () => {
   it('text: the verdict, both edits under their operation, the break at its file and line', async () => {
     const result = await project.review('--format', 'text');
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stdout).toContain('against merge base with main');
+    expect(result.stdout).toContain('against the merge base with main');
     expect(result.stdout).toContain('Breaks release 1.0.0: this change brings 1 breaking change.');
     expect(result.stdout).toContain(`now required: phoneNumber\n      why: requests that leave it out are refused\n      at ${source}:5`);
     expect(result.stdout).toMatch(/POST \/v1\/partner\/customers \(createCustomer\)\n {3}✖ Changed {4}request body: now required: phoneNumber/);
@@ -35,6 +36,14 @@ describe('a change with one additive and one breaking edit', () => {
     expect(result.stdout).toContain('**✖ Breaks release 1.0.0: this change brings 1 breaking change.**');
     expect(result.stdout).toContain(`| POST /v1/partner/customers (createCustomer) › request body | now required: phoneNumber | requests that leave it out are refused | \`${source}:5\` |`);
     expect(result.stdout).toContain(`- **Added** request body › /middleName: new optional property — \`${source}:17\``);
+  }, 60_000);
+
+  it("is the sample comment in the README's Releasing the contract section, word for word but the commit", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const sample = /<!-- sample review: begin -->\n```markdown\n([\s\S]*?)\n```\n<!-- sample review: end -->/.exec(readme)?.[1];
+    const withoutCommit = (text: string) => text.replace(/\(([0-9a-f]{12})\)/g, '(COMMIT)');
+    expect(sample).toBeDefined();
+    expect(withoutCommit((await project.review('--format', 'markdown')).stdout.trim())).toBe(withoutCommit(sample!));
   }, 60_000);
 
   it('markdown with --source-url links each place to its line', async () => {
