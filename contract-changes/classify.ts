@@ -26,6 +26,8 @@ export interface Judgement {
 
 export interface ClassifiedChange extends Judgement {
   location: Location;
+  /** What happened to the value at the pointer: a keyword that gained or lost its value counts as added or removed. */
+  kind: DetectedChange['kind'];
   /** What Redocly's own diff rules said of it, for comparison. */
   differRules: DetectedChange['differRules'];
   /** For a breaking change made on purpose: why it is accepted (contract-changes/accepted.ts). */
@@ -67,8 +69,15 @@ export function classify(change: DetectedChange, contracts: Contracts): Classifi
   return {
     ...located.judgement,
     location: { pointer: change.pointer, scope: describeScope(segments, document), part: located.part, field: located.field },
+    kind: effectiveKind(change),
     differRules: change.differRules,
   };
+}
+
+function effectiveKind(change: DetectedChange): DetectedChange['kind'] {
+  if (change.kind !== 'modified') return change.kind;
+  if (change.before === undefined) return 'added';
+  return change.after === undefined ? 'removed' : 'modified';
 }
 
 interface Located {
@@ -97,7 +106,7 @@ function judgeDocumentChange(change: DetectedChange, segments: string[], contrac
     case 'servers':
       return whole(judgeServers(change, segments.slice(1)));
     case 'security':
-      return whole(judgeSecurity(change, segments.slice(1)));
+      return whole(judgeSecurity(change, segments.slice(1), contracts.after.security));
     case 'info':
     case 'tags':
     case 'externalDocs':
@@ -117,9 +126,8 @@ function describeKind(change: DetectedChange): string {
 
 /** "maxLength changed", "examples added": for a change whose keyword the caller names. */
 function changeOf(keyword: string, change: DetectedChange): string {
-  if (change.kind !== 'modified') return `${keyword} ${change.kind}`;
-  if (change.before === undefined) return `${keyword} added`;
-  return change.after === undefined ? `${keyword} removed` : `${keyword} changed`;
+  const kind = effectiveKind(change);
+  return `${keyword} ${kind === 'modified' ? 'changed' : kind}`;
 }
 
 function judgeWhole(change: DetectedChange, what: 'path' | 'webhook' | 'operation'): Judgement {
@@ -165,7 +173,7 @@ function judgeOperation(
     case 'responses':
       return judgeResponse(change, rest.slice(1), contracts, answerSide, kind === 'paths' ? 'response' : "partner's answer");
     case 'security':
-      return whole(judgeSecurity(change, rest.slice(1)), 'security');
+      return whole(judgeSecurity(change, rest.slice(1), valueAt(contracts.after, [...operation, 'security'])), 'security');
     case 'operationId':
       return whole(change.kind === 'added' && change.before === undefined
         ? added('operationId given')
@@ -292,10 +300,35 @@ function judgeContent(
   return whole(unjudged(changeOf(inMedia ?? 'media type', change)), mediaPart);
 }
 
-function judgeSecurity(change: DetectedChange, rest: string[]): Judgement {
+/** A security requirement: the schemes a request must satisfy together, each with the scopes it needs. */
+type Requirement = Record<string, string[]>;
+
+/**
+ * A request satisfies one requirement of the list. A requirement that goes, or a scope list that changes, breaks
+ * nobody when every request that met the old requirement meets one of the new list: one that asks the same schemes
+ * or fewer, each with the same scopes or fewer (Redocly reports a requirement whose scopes changed as one removed and
+ * one added).
+ */
+function judgeSecurity(change: DetectedChange, rest: string[], requirementsAfter: unknown): Judgement {
   if (change.kind === 'added' && rest.length === 1) return added('another way to authenticate accepted');
+  const [index, scheme] = rest;
+  const after = Array.isArray(requirementsAfter) ? (requirementsAfter as Requirement[]) : [];
+  let before: Requirement | undefined;
+  if (change.kind === 'removed' && scheme === undefined) before = change.before as Requirement | undefined;
+  else if (scheme !== undefined && rest.length === 2 && Array.isArray(change.before)) before = { ...after[Number(index)], [scheme]: change.before as string[] };
+  if (before !== undefined && after.some((requirement) => asksNoMoreThan(requirement, before))) {
+    return loosened(`security requirement relaxed: ${describeRequirement(before)} no longer required as it was`);
+  }
   return breaking(`security requirement ${describeKind(change)}`, 'requests authenticated as before are refused');
 }
+
+function asksNoMoreThan(requirement: Requirement, than: Requirement): boolean {
+  return Object.entries(requirement).every(([scheme, scopes]) =>
+    Array.isArray(than[scheme]) && scopes.every((scope) => than[scheme]!.includes(scope)));
+}
+
+const describeRequirement = (requirement: Requirement): string =>
+  Object.entries(requirement).map(([scheme, scopes]) => (scopes.length === 0 ? scheme : `${scheme} [${scopes.join(', ')}]`)).join(' + ');
 
 function judgeServers(change: DetectedChange, rest: string[]): Judgement {
   const [, keyword] = rest;
@@ -315,6 +348,12 @@ function judgeComponent(change: DetectedChange, kind: string | undefined, segmen
   if (kind === 'securitySchemes') {
     if (depth === 3 && change.kind === 'added') return added('new security scheme');
     const keyword = segments[3];
+    // An OAuth scope offered: a new one is for new requirements, a removed one can no longer be granted.
+    if (keyword === 'flows' && segments[5] === 'scopes' && depth === 7) {
+      if (change.kind === 'added') return added(`OAuth scope ${segments[6]} offered`);
+      if (change.kind === 'removed') return breaking(`OAuth scope ${segments[6]} withdrawn`, 'tokens asked for with it are refused');
+      return documented(`OAuth scope ${segments[6]} described anew`);
+    }
     // Words for readers, and extensions newly stated (a fact the scheme already implied); a changed extension
     // may change what is accepted, so it is judged like the scheme itself.
     if (keyword === 'description' || (keyword?.startsWith('x-') && change.before === undefined)) return documented(changeOf(keyword, change));
@@ -416,9 +455,7 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
     case 'unevaluatedProperties':
       return judgeAdditional(keyword, before, after, side);
     case 'default':
-      return side === 'request'
-        ? breaking(`default ${String(JSON.stringify(before))} → ${String(JSON.stringify(after))}`, 'requests that omit the field now mean something else')
-        : documented('default changed');
+      return judgeDefault(change, side);
     case 'deprecated':
     case deprecationExtension:
       return judgeDeprecation(change, keyword);
@@ -428,7 +465,7 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
         : documented(changeOf(openEnumExtension, change));
     case 'readOnly':
     case 'writeOnly':
-      return breaking(changeOf(keyword, change), 'the field moves between requests and responses');
+      return judgeDirection(keyword, change, side);
     case 'items':
     case 'prefixItems':
     case 'discriminator':
@@ -441,6 +478,30 @@ function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contra
       if (keyword.startsWith('x-')) return documented(changeOf(keyword, change));
       return unjudged(changeOf(keyword, change));
   }
+}
+
+/**
+ * A default says what a request that omits the field means. One stated where there was none writes down what the
+ * API did already; one changed or withdrawn changes what such requests mean. In a response it only documents.
+ */
+function judgeDefault(change: DetectedChange, side: Side): Judgement {
+  const what = `default ${String(JSON.stringify(change.before))} → ${String(JSON.stringify(change.after))}`;
+  if (side === 'response') return documented('default changed');
+  if (change.before === undefined) return documented(`default stated: ${JSON.stringify(change.after)}`);
+  return breaking(what, 'requests that omit the field now mean something else');
+}
+
+/**
+ * `readOnly` keeps a field out of requests and `writeOnly` out of responses: each matters on its own side only. A
+ * field newly kept out of the side it is on breaks who sends or reads it there; let back in, it breaks nobody.
+ */
+function judgeDirection(keyword: 'readOnly' | 'writeOnly', change: DetectedChange, side: Side): Judgement {
+  const keptOut = keyword === 'readOnly' ? 'request' : 'response';
+  if (side !== keptOut) return documented(changeOf(keyword, change));
+  if (change.after !== true) return loosened(changeOf(keyword, change));
+  return breaking(changeOf(keyword, change), side === 'request'
+    ? 'requests that send the field may be refused'
+    : 'responses no longer carry the field, and clients that read it find it missing');
 }
 
 /**

@@ -50,6 +50,7 @@ export async function detectChanges(before: JsonObject, after: JsonObject): Prom
     return [
       ...found,
       ...rootExtensionChanges(before, after),
+      ...scopeChanges(before, after, new Set(found.map((change) => change.pointer))),
       ...wordingChanges(before, after, new Set(found.map((change) => change.pointer))),
     ];
   } finally {
@@ -141,6 +142,32 @@ export function rootExtensionChanges(before: Record<string, unknown>, after: Rec
   };
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (key.startsWith('x-')) walk(before[key], after[key], `#/${escape(key)}`, key);
+  }
+  return changes;
+}
+
+/**
+ * Redocly's differ does not compare the scopes an OAuth flow offers (a map of scope names to their descriptions):
+ * each scope that appeared, went or was reworded, per security scheme and flow, unless it was reported already.
+ */
+export function scopeChanges(before: Record<string, unknown>, after: Record<string, unknown>, reported: Set<string>): DetectedChange[] {
+  const schemes = (document: Record<string, unknown>) => ((document.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<string, unknown>;
+  const changes: DetectedChange[] = [];
+  const [was, now] = [schemes(before), schemes(after)];
+  for (const scheme of Object.keys(was).filter((name) => name in now)) {
+    const flows = (value: unknown) => (isMap(value) && isMap(value.flows) ? value.flows : {});
+    const [flowsWere, flowsAre] = [flows(was[scheme]), flows(now[scheme])];
+    for (const flow of Object.keys(flowsWere).filter((name) => name in flowsAre)) {
+      const scopes = (value: unknown) => (isMap(value) && isMap(value.scopes) ? value.scopes : {});
+      const [scopesWere, scopesAre] = [scopes(flowsWere[flow]), scopes(flowsAre[flow])];
+      for (const scope of new Set([...Object.keys(scopesWere), ...Object.keys(scopesAre)])) {
+        const pointer = `#/components/securitySchemes/${escape(scheme)}/flows/${escape(flow)}/scopes/${escape(scope)}`;
+        const [description, reworded] = [scopesWere[scope], scopesAre[scope]];
+        if (description === reworded || reported.has(pointer)) continue;
+        const kind = description === undefined ? 'added' : reworded === undefined ? 'removed' : 'modified';
+        changes.push({ kind, pointer, property: scope, ...(description === undefined ? {} : { before: description }), ...(reworded === undefined ? {} : { after: reworded }), differRules: [] });
+      }
+    }
   }
   return changes;
 }

@@ -36,7 +36,8 @@ for (const name of readdirSync(folder).filter((file) => file.endsWith('.json')).
   const after = fastJsonPatch.applyPatch(structuredClone(base), fixture.patch, true, false).newDocument;
   const row = [name.replace(/\.json$/, ''), fixture.breaking ? 'breaking' : 'compatible'];
   for (const [candidate, judge] of candidates) {
-    const verdict = await judge(base, after).catch((): Verdict => 'error');
+    // Each candidate gets its own copies: api-smart-diff changes the documents it is given (a discriminator).
+    const verdict = await judge(structuredClone(base), structuredClone(after)).catch((): Verdict => 'error');
     const right = verdict === fixture.breaking;
     if (!right) wrong.set(candidate, wrong.get(candidate)! + 1);
     row.push(`${verdict === 'error' ? 'error' : verdict ? 'breaking' : 'compatible'}${right ? '' : ' ✗'}`);

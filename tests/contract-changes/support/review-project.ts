@@ -1,0 +1,87 @@
+/**
+ * A copy of the project in a git repository of its own, for running `npm run review` as CI does: the contract as
+ * it is, committed on `main`, and a branch `change` checked out on top, where a test makes its edits.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const root = new URL('../../../', import.meta.url).pathname;
+// What `npm run review` reads, and the launcher its npm script starts through (not the pinned Node it may install).
+const copied = [
+  'openapi', 'releases', 'contract-changes', 'contract-model', 'spectral', '.spectral.yaml', 'redocly.yaml', 'package.json',
+  '.ci/on-node.cjs',
+];
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ReviewProject {
+  folder: string;
+  /** Replaces `from` by `to` in a file of the copy. */
+  edit(file: string, from: string, to: string): Promise<void>;
+  /** Runs a command in the copy, as CI would. */
+  run(command: string, args: readonly string[], env?: Record<string, string>): Promise<Run>;
+  /** `npm run review -- …`, without npm's own lines. */
+  review(...args: string[]): Promise<Run>;
+  /** The command `review` runs: tsx and the script. */
+  reviewCommand: readonly [string, string];
+  git(...args: string[]): Promise<string>;
+  remove(): Promise<void>;
+}
+
+export async function createReviewProject(): Promise<ReviewProject> {
+  const folder = await mkdtemp(join(tmpdir(), 'contract-review-'));
+  for (const path of copied) {
+    await mkdir(dirname(join(folder, path)), { recursive: true });
+    await cp(join(root, path), join(folder, path), { recursive: true });
+  }
+  await symlink(join(root, 'node_modules'), join(folder, 'node_modules'));
+  const quiet = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const run = async (command: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> => {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(command, [...args], { cwd: folder, env: { ...process.env, ...quiet, ...env }, maxBuffer: 64 * 1024 * 1024 });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const { code, stdout = '', stderr = '' } = error as { code: number; stdout?: string; stderr?: string };
+      return { code, stdout, stderr };
+    }
+  };
+  const git = async (...args: string[]): Promise<string> => {
+    const result = await run('git', ['-c', 'user.name=Reviewer', '-c', 'user.email=reviewer@example.com', ...args]);
+    if (result.code !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout.trim();
+  };
+  await writeFile(join(folder, '.gitignore'), 'node_modules\n');
+  await git('init', '--quiet', '--initial-branch', 'main');
+  await git('add', '-A');
+  await git('commit', '--quiet', '-m', 'The contract as released');
+  await git('checkout', '--quiet', '-b', 'change');
+  const reviewCommand = [join(folder, 'node_modules', '.bin', 'tsx'), join(folder, 'contract-changes', 'cli', 'review.ts')] as const;
+  return {
+    folder,
+    async edit(file, from, to) {
+      const path = join(folder, file);
+      const text = await readFile(path, 'utf8');
+      if (!text.includes(from)) throw new Error(`${file} has no ${from}`);
+      await writeFile(path, text.replace(from, to));
+    },
+    run,
+    review: (...args) => run(reviewCommand[0], [reviewCommand[1], ...args]),
+    reviewCommand,
+    git,
+    remove: () => rm(folder, { recursive: true, force: true }),
+  };
+}
+
+/** One additive and one breaking edit to createCustomer's request body, both in CustomerCreateRequest.yaml. */
+export async function addOptionalAndRequireAnother(project: ReviewProject): Promise<void> {
+  const file = 'openapi/components/schemas/CustomerCreateRequest.yaml';
+  await project.edit(file, 'required: [email, firstName, lastName, countryOfResidence]', 'required: [email, firstName, lastName, countryOfResidence, phoneNumber]');
+  await project.edit(file, '  phoneNumber:\n    $ref: ./PhoneNumber.yaml\n', '  phoneNumber:\n    $ref: ./PhoneNumber.yaml\n  middleName:\n    $ref: ./PersonName.yaml\n');
+}
