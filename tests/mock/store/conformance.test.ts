@@ -452,6 +452,31 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       ]);
     });
 
+    it("is next due when its notice is, while the notice waits for a retry: the lanes behind it are not due (no spinning)", async () => {
+      const store = await fresh();
+      const [a, b] = [companyId('a'), companyId('b')];
+      await store.outbox.append([outboxEvent(a, 1), outboxEvent(b, 1)], t0);
+      const [claimA, claimB] = await store.outbox.claim(t0, 1000, 2);
+      await store.outbox.settle(claimA!, { kind: 'disable' }, attempt(claimA!, 'disabled'), t0 + 5);
+      await store.outbox.settle(claimB!, { kind: 'retry', at: t0 + 6 }, attempt(claimB!, 'failed'), t0 + 5);
+      const notice = submittedEvent(companyId('n'), 99);
+      await store.outbox.reenable('default', () => ({ partnerId: '', event: notice, orderingKey: 'webhook_endpoint', endpointIds: ['default'] }), t0 + 200);
+      const [first] = await store.outbox.claim(t0 + 200, 1000, 5);
+      expect(first).toMatchObject({ laneKey: 'webhook_endpoint' });
+      // Held by its attempt: the endpoint is next due when the lease runs out, not at once (a and b cannot go first).
+      expect(await store.outbox.nextDueAt()).toBe(t0 + 200 + 1000);
+      // Failed, to be retried a minute later: nothing of the endpoint is due before then.
+      await store.outbox.settle(first!, { kind: 'retry', at: t0 + 60_000 }, attempt(first!, 'failed'), t0 + 201);
+      expect(await store.outbox.nextDueAt()).toBe(t0 + 60_000);
+      expect(await store.outbox.claim(t0 + 30_000, 1000, 5)).toEqual([]);
+      const [again, ...rest] = await store.outbox.claim(t0 + 60_000, 1000, 5);
+      expect([again?.laneKey, rest]).toEqual(['webhook_endpoint', []]);
+      await store.outbox.settle(again!, { kind: 'delivered' }, attempt(again!, 'delivered'), t0 + 60_001);
+      // Delivered: the lanes behind it are due as they were placed at the re-enabling.
+      expect(await store.outbox.nextDueAt()).toBe(t0 + 200);
+      expect((await store.outbox.claim(t0 + 60_001, 1000, 5)).map((claim) => claim.laneKey)).toEqual([a, b]);
+    });
+
     it("puts the latest disablement's notice before older ones still waiting", async () => {
       const store = await fresh();
       await store.outbox.append([outboxEvent(companyId('a'))], t0);
