@@ -13,7 +13,7 @@ import type { WebhookEventOf } from '../../../mock/webhooks/event-payloads.ts';
 import { example } from '../support/http-fixtures.ts';
 import { Redis } from 'ioredis';
 import { openStore } from '../../../mock/store/open-store.ts';
-import { key } from '../../../mock/store/keys.ts';
+import { key, parts, within } from '../../../mock/store/keys.ts';
 import { table } from '../../../mock/store/store.ts';
 import { redisTestsEnabled, startRedisServer } from '../../support/redis-server.ts';
 import { allBackends, sqliteBackend, type Backend } from './backends.ts';
@@ -845,6 +845,23 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(mine[0]).toBe(`req_${110 - mine.length}`);
       // Within budget, the whole journal: the noisy partner's share went, not the budget's bound.
       expect((await all()).length).toBe(mine.length + 3);
+    });
+
+    it('counts only the partners whose requests it holds: a key whose requests all went is read no more while making room', async () => {
+      const store = await fresh({ journalMaxBytes: 8192 });
+      // A partner using a new key per request: each its own scope, each soon pushed out.
+      for (let n = 0; n < 150; n += 1) await store.journal.append([request(n, { partnerId: `p${String(n).padStart(4, '0')}` })]);
+      const held = new Set<string>();
+      for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+        const page = await store.journal.page({ limit: 100, before: cursor });
+        for (const entry of page.entries) held.add(entry.partnerId ?? '');
+        cursor = page.next;
+      }
+      expect(held.size).toBeGreaterThan(3);
+      expect(held.size).toBeLessThan(150);
+      const scopeBytes = table<number>('journal_scope_bytes', { ordered: true });
+      const counted = await store.store.read((tx) => tx.scan(scopeBytes, within([], { limit: 1000 })));
+      expect(new Set(counted.map((entry) => parts(entry.key)[0]))).toEqual(held);
     });
 
     it("forgets a partner's requests on its reset, and nothing of another's", async () => {
