@@ -164,32 +164,65 @@ const encode = (records: Chunk): Uint8Array => Buffer.from(JSON.stringify(record
  * Frees at least `bytes` (or all there is), the oldest requests of the scope holding the most first, until it holds
  * no more than the next; the bytes of chunks freed. Not snapshots: two processes making room at once retry rather
  * than count the same requests twice.
+ *
+ * The scopes are read and ordered once a round, and what each of the largest gives is worked out from that order
+ * (levelled, largest first): a round per chunk freed, each reading every scope, cost a request in proportion to
+ * the number of keys ever seen (one partner using thousands of keys made every request milliseconds slower).
  */
 function makeRoom(tx: Tx, bytes: number): number {
   let freed = 0;
   while (freed < bytes) {
     const held = tx.scan(scopeBytes, within([], { limit: Number.MAX_SAFE_INTEGER })).filter((entry) => entry.value > 0);
-    const [largest, next] = [...held].sort((a, b) => b.value - a.value);
-    if (!largest) break;
-    const share = next === undefined ? bytes - freed : Math.max(1, Math.min(bytes - freed, largest.value - next.value));
-    const got = forgetOldest(tx, largest.key, share);
-    // Counted but holding no chunk (its requests went another way): nothing more to take from it.
-    if (got === 0) tx.delete(scopeBytes, largest.key);
-    freed += got;
+    if (held.length === 0) break;
+    held.sort((a, b) => b.value - a.value);
+    const shares = levelled(held.map((entry) => entry.value), bytes - freed);
+    for (let i = 0; i < shares.length && freed < bytes; i += 1) {
+      const scope = (held[i] as { key: string }).key;
+      const got = forgetOldest(tx, scope, Math.min(shares[i] as number, bytes - freed));
+      // Counted but holding no chunk (its requests went another way): nothing more to take from it.
+      if (got === 0) tx.delete(scopeBytes, scope);
+      freed += got;
+    }
   }
   return freed;
 }
 
-/** Forgets the scope's oldest requests, a chunk at a time, until `bytes` are freed or none is left; the bytes freed. */
+/**
+ * What each of the largest scopes (`held`, largest first) gives so that together they free `bytes`: the largest
+ * brought down to the next, then both to the one after, and so on (at least a byte each, so that a scope among
+ * equals gives a request).
+ */
+function levelled(held: readonly number[], bytes: number): number[] {
+  let sum = 0;
+  for (let count = 1; count <= held.length; count += 1) {
+    sum += held[count - 1] as number;
+    const next = held[count] ?? 0;
+    if (sum - count * next >= bytes || count === held.length) {
+      const level = Math.max(next, (sum - bytes) / count);
+      return held.slice(0, count).map((value) => Math.max(1, Math.ceil(value - level)));
+    }
+  }
+  return [];
+}
+
+/**
+ * Forgets the scope's oldest requests, a chunk at a time, until `bytes` are freed or none is left; the bytes freed.
+ * A scope left with no request loses its count too, so that the scopes read while making room are those the
+ * journal holds, not every key ever seen.
+ */
 function forgetOldest(tx: Tx, scope: string, bytes: number): number {
   let freed = 0;
   while (freed < bytes) {
     const oldest = tx.scan(scopeChunks, within([scope], { limit: dropSlice }));
-    for (let i = 0; i < oldest.length && freed < bytes; i += 1) {
+    let i = 0;
+    for (; i < oldest.length && freed < bytes; i += 1) {
       const entry = oldest[i] as { key: string; value: number };
       freed += forgetIn(tx, numberPart(entry.key, 1), scope, entry.value === 1);
     }
-    if (oldest.length < dropSlice) break;
+    if (oldest.length < dropSlice) {
+      if (i === oldest.length) tx.delete(scopeBytes, scope);
+      break;
+    }
   }
   return freed;
 }

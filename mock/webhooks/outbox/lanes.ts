@@ -55,9 +55,8 @@ export function removeLane(tx: Tx, endpointId: string, laneKey: string): void {
  * is disabled (its lanes then wait, in their order, for its re-enabling).
  */
 export function indexEndpoint(tx: Tx, endpointId: string): void {
-  const [first] = tx.scan(lanesDue, within([endpointId], { limit: 1 }));
   const enabled = tx.get(endpointStates, endpointId) === undefined;
-  const next = first && enabled ? ([numberPart(first.key, 1), numberPart(first.key, 2)] as const) : undefined;
+  const next = enabled ? firstClaimable(tx, endpointId) : undefined;
   const was = tx.get(endpointDue, endpointId);
   if (was && next && was[0] === next[0] && was[1] === next[1]) return;
   if (was) tx.delete(endpointsDue, key(was[0], was[1], endpointId));
@@ -65,6 +64,17 @@ export function indexEndpoint(tx: Tx, endpointId: string): void {
     tx.put(endpointsDue, key(next[0], next[1], endpointId), 1);
     tx.put(endpointDue, endpointId, [next[0], next[1]]);
   } else if (was) tx.delete(endpointDue, endpointId);
+}
+
+/**
+ * Where the endpoint's first claimable lane falls due: its own lane while it has one (nothing else of it is claimed
+ * until its notice is delivered, so lanes due earlier behind it are not due), else its earliest lane.
+ */
+function firstClaimable(tx: Tx, endpointId: string): readonly [number, number] | undefined {
+  const own = tx.get(lanes, key(endpointId, endpointLaneKey));
+  if (own) return [own.dueAt, own.dueSeq];
+  const [first] = tx.scan(lanesDue, within([endpointId], { limit: 1 }));
+  return first ? [numberPart(first.key, 1), numberPart(first.key, 2)] : undefined;
 }
 
 /** The position of a lane's head: the oldest pending delivery, or on the endpoint's own lane the newest. */
@@ -96,7 +106,12 @@ export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number, 
     const endpointId = parts(entry.key)[2] as string;
     const room = Math.min(freeSlots(slots, endpointId), limit - claims.length);
     if (room <= 0) return undefined;
-    claims.push(...takeDue(tx, lanesDue, now, room, (laneEntry) => claimLane(tx, endpointId, parts(laneEntry)[3] as string, now, leaseMs), [endpointId]));
+    // Its own lane first and alone: walking the lanes waiting behind it would find none claimable, on every round.
+    const own = tx.get(lanes, key(endpointId, endpointLaneKey));
+    if (own) {
+      const claim = own.dueAt <= now ? claimLane(tx, endpointId, endpointLaneKey, now, leaseMs) : undefined;
+      if (claim) claims.push(claim);
+    } else claims.push(...takeDue(tx, lanesDue, now, room, (laneEntry) => claimLane(tx, endpointId, parts(laneEntry)[3] as string, now, leaseMs), [endpointId]));
     return claims.length === limit ? 'stop' : undefined;
   });
   return claims;
@@ -155,7 +170,10 @@ export function nextLaneDueAt(tx: Tx, slots?: EndpointSlots): number | undefined
     const endpointId = parts(entry.key)[2] as string;
     if (freeSlots(slots, endpointId) <= 0) return undefined;
     const heldUntil = (laneEntry: string) => tx.get(laneClaims, key(endpointId, parts(laneEntry)[3] as string), { snapshot: true })?.until;
-    const at = nextDueAt(tx, lanesDue, heldUntil, [endpointId]);
+    const own = tx.get(lanes, key(endpointId, endpointLaneKey), { snapshot: true });
+    // While it has its own lane, that lane alone can be claimed: when it is free (or its lease runs out) is when.
+    const ownHeld = own && tx.get(laneClaims, key(endpointId, endpointLaneKey), { snapshot: true })?.until;
+    const at = own ? Math.max(own.dueAt, ownHeld ?? own.dueAt) : nextDueAt(tx, lanesDue, heldUntil, [endpointId]);
     if (at !== undefined) earliest = earliest === undefined ? at : Math.min(earliest, at);
     // Its earliest lane is free: no endpoint after it can be due sooner.
     return at === dueAt ? 'stop' : undefined;

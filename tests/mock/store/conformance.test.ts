@@ -13,7 +13,7 @@ import type { WebhookEventOf } from '../../../mock/webhooks/event-payloads.ts';
 import { example } from '../support/http-fixtures.ts';
 import { Redis } from 'ioredis';
 import { openStore } from '../../../mock/store/open-store.ts';
-import { key } from '../../../mock/store/keys.ts';
+import { key, parts, within } from '../../../mock/store/keys.ts';
 import { table } from '../../../mock/store/store.ts';
 import { redisTestsEnabled, startRedisServer } from '../../support/redis-server.ts';
 import { allBackends, sqliteBackend, type Backend } from './backends.ts';
@@ -452,6 +452,31 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       ]);
     });
 
+    it("is next due when its notice is, while the notice waits for a retry: the lanes behind it are not due (no spinning)", async () => {
+      const store = await fresh();
+      const [a, b] = [companyId('a'), companyId('b')];
+      await store.outbox.append([outboxEvent(a, 1), outboxEvent(b, 1)], t0);
+      const [claimA, claimB] = await store.outbox.claim(t0, 1000, 2);
+      await store.outbox.settle(claimA!, { kind: 'disable' }, attempt(claimA!, 'disabled'), t0 + 5);
+      await store.outbox.settle(claimB!, { kind: 'retry', at: t0 + 6 }, attempt(claimB!, 'failed'), t0 + 5);
+      const notice = submittedEvent(companyId('n'), 99);
+      await store.outbox.reenable('default', () => ({ partnerId: '', event: notice, orderingKey: 'webhook_endpoint', endpointIds: ['default'] }), t0 + 200);
+      const [first] = await store.outbox.claim(t0 + 200, 1000, 5);
+      expect(first).toMatchObject({ laneKey: 'webhook_endpoint' });
+      // Held by its attempt: the endpoint is next due when the lease runs out, not at once (a and b cannot go first).
+      expect(await store.outbox.nextDueAt()).toBe(t0 + 200 + 1000);
+      // Failed, to be retried a minute later: nothing of the endpoint is due before then.
+      await store.outbox.settle(first!, { kind: 'retry', at: t0 + 60_000 }, attempt(first!, 'failed'), t0 + 201);
+      expect(await store.outbox.nextDueAt()).toBe(t0 + 60_000);
+      expect(await store.outbox.claim(t0 + 30_000, 1000, 5)).toEqual([]);
+      const [again, ...rest] = await store.outbox.claim(t0 + 60_000, 1000, 5);
+      expect([again?.laneKey, rest]).toEqual(['webhook_endpoint', []]);
+      await store.outbox.settle(again!, { kind: 'delivered' }, attempt(again!, 'delivered'), t0 + 60_001);
+      // Delivered: the lanes behind it are due as they were placed at the re-enabling.
+      expect(await store.outbox.nextDueAt()).toBe(t0 + 200);
+      expect((await store.outbox.claim(t0 + 60_001, 1000, 5)).map((claim) => claim.laneKey)).toEqual([a, b]);
+    });
+
     it("puts the latest disablement's notice before older ones still waiting", async () => {
       const store = await fresh();
       await store.outbox.append([outboxEvent(companyId('a'))], t0);
@@ -820,6 +845,23 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(mine[0]).toBe(`req_${110 - mine.length}`);
       // Within budget, the whole journal: the noisy partner's share went, not the budget's bound.
       expect((await all()).length).toBe(mine.length + 3);
+    });
+
+    it('counts only the partners whose requests it holds: a key whose requests all went is read no more while making room', async () => {
+      const store = await fresh({ journalMaxBytes: 8192 });
+      // A partner using a new key per request: each its own scope, each soon pushed out.
+      for (let n = 0; n < 150; n += 1) await store.journal.append([request(n, { partnerId: `p${String(n).padStart(4, '0')}` })]);
+      const held = new Set<string>();
+      for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+        const page = await store.journal.page({ limit: 100, before: cursor });
+        for (const entry of page.entries) held.add(entry.partnerId ?? '');
+        cursor = page.next;
+      }
+      expect(held.size).toBeGreaterThan(3);
+      expect(held.size).toBeLessThan(150);
+      const scopeBytes = table<number>('journal_scope_bytes', { ordered: true });
+      const counted = await store.store.read((tx) => tx.scan(scopeBytes, within([], { limit: 1000 })));
+      expect(new Set(counted.map((entry) => parts(entry.key)[0]))).toEqual(held);
     });
 
     it("forgets a partner's requests on its reset, and nothing of another's", async () => {
