@@ -3,8 +3,8 @@
  * admin). Each body is bounded on its own (1 MiB, a seed 16 MiB), but a thousand clients each holding a body just
  * under the limit, or two hundred stalled seeds, would hold gigabytes: past this budget a new body is refused at
  * once with 503 and Retry-After (the client retries when others are done), and memory stays bounded whatever
- * clients do. A body counts from its first byte (its declared length, when it declares one) until its answer is
- * written: the bytes stay held while the request is handled and journaled.
+ * clients do. A body counts as its bytes arrive (what is announced but not sent holds nothing) until its answer
+ * is written: the bytes stay held while the request is handled and journaled.
  */
 export interface BodyBudget {
   /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit beside what is held. */

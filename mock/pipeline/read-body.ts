@@ -38,15 +38,10 @@ export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId:
       respond(exchange, tooLarge(maxBytes));
       return;
     }
-    // A declared length is held from the start: a client that stalls half-way holds what it announced.
-    if (!budget.take(declared)) {
-      exchange.request.resume();
-      respond(exchange, busy());
-      return;
-    }
-    let held = declared;
-    // A body of no declared length (chunked) is held as it comes.
-    const holdChunk = exchange.request.headers['content-length'] !== undefined ? () => true : (bytes: number) => budget.take(bytes) && ((held += bytes), true);
+    // Held as it arrives, declared or not: bytes announced but never sent hold no memory, and so hold no budget
+    // (clients that only announce large bodies would otherwise refuse everyone else's for nothing).
+    let held = 0;
+    const holdChunk = (bytes: number) => budget.take(bytes) && ((held += bytes), true);
     try {
       const raw = await collect(exchange.request, maxBytes, holdChunk);
       if (raw === 'too-large' || raw === 'busy') {

@@ -50,8 +50,19 @@ function stallingUpload(length: number | 'chunked', sent: number, path = '/v1/pa
 const largeCreate = () => mock.call('/v1/partner/customers', { body: { ...customerBody(), lastName: 'x'.repeat(200_000) }, idempotencyKey: newIdempotencyKey(), headers: { 'x-request-id': nextId() } });
 
 describe('the body budget', () => {
+  it('charges bytes as they arrive: clients that announce large bodies and send nothing starve no one', async () => {
+    // Announced, they would fill the budget to its last byte (2 × 1 MiB).
+    const announcers = await Promise.all(Array.from({ length: 8 }, () => stallingUpload(1024 * 1024, 0)));
+    // Time for the server to route them all to their body (nothing to wait on: they send nothing more).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await mock.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() })).status).toBeLessThan(300);
+    for (const socket of announcers) socket.destroy();
+  });
+
   it('answers 503 with Retry-After for a body past what stalled uploads hold, and takes it once they leave', async () => {
-    const holders = [await stallingUpload(1_000_000, 10_000), await stallingUpload(1_000_000, 10_000)];
+    const holders = [await stallingUpload(1_000_000, 990_000), await stallingUpload(1_000_000, 990_000)];
+    // Once the server has read what they sent, a body that does not fit beside them is refused.
+    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(503);
     const refused = await largeCreate();
     expect(refused.status).toBe(503);
     expect(refused.json.error.code).toBe('E_SERVICE_UNAVAILABLE');
@@ -65,7 +76,8 @@ describe('the body budget', () => {
   });
 
   it('counts the admin routes\' bodies too: a seed past what stalled seeds hold is answered 503, as the admin contract documents', async () => {
-    const holders = [await stallingUpload(1_500_000, 10_000, '/_mock/seed')];
+    const holders = [await stallingUpload(1_000_000, 990_000, '/_mock/seed'), await stallingUpload(1_000_000, 990_000, '/_mock/seed')];
+    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(503);
     const seed = await fetch(`${mock.url}/_mock/seed`, { method: 'POST', headers: { authorization: sandboxKey, 'content-type': 'application/json', 'x-request-id': nextId() }, body: JSON.stringify({ customers: [], padding: 'x'.repeat(700_000) }) });
     expect(seed.status).toBe(503);
     expect(((await seed.json()) as { error: { code: string } }).error.code).toBe('E_SERVICE_UNAVAILABLE');
@@ -75,7 +87,8 @@ describe('the body budget', () => {
   });
 
   it('counts a chunked body as it comes, refusing it at the chunk that does not fit', async () => {
-    const holders = [await stallingUpload(1_000_000, 1_000), await stallingUpload(1_000_000, 1_000)];
+    const holders = [await stallingUpload(1_000_000, 999_999), await stallingUpload(1_000_000, 999_999)];
+    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(503);
     const chunked = await stallingUpload('chunked', 10_000);
     const answer = await new Promise<string>((resolve) => {
       let text = '';
