@@ -59,6 +59,11 @@ export interface WebhookDispatcherOptions {
    * another's deliveries never wait behind its timeouts.
    */
   maxPerEndpoint?: number;
+  /**
+   * Attempts in flight at once for one partner, across its endpoints (default 16): a partner whose many endpoints
+   * hang holds its share of the process's slots, never all of them.
+   */
+  maxPerPartner?: number;
   /** Look for work other processes stored this often (a store several processes share); undefined: only when woken. */
   pollMs?: number;
 }
@@ -102,7 +107,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const maxConcurrency = options.maxConcurrency ?? 64;
   assertSigningSecret(options.secret);
   const flying = new Set<Promise<void>>();
-  const slots = { perEndpoint: options.maxPerEndpoint ?? 4, inFlight: new Map<string, number>() };
+  const slots = { perEndpoint: options.maxPerEndpoint ?? 4, inFlight: new Map<string, number>(), perPartner: options.maxPerPartner ?? 16, inFlightByPartner: new Map<string, number>() };
   const closing = new AbortController();
   let closed = false;
 
@@ -133,15 +138,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   const attempt = createAttempts({ ...options, targetOf, closing: closing.signal, now });
   const start = (claim: LaneClaim) => {
-    const { endpointId } = claim;
-    slots.inFlight.set(endpointId, (slots.inFlight.get(endpointId) ?? 0) + 1);
+    const { endpointId, partnerId } = claim;
+    count(slots.inFlight, endpointId, 1);
+    count(slots.inFlightByPartner, partnerId, 1);
     const running = attempt(claim)
       .catch((error: unknown) => logger.error({ err: error, eventId: claim.eventId }, 'webhook dispatcher failed to record an attempt'))
       .finally(() => {
         flying.delete(running);
-        const left = (slots.inFlight.get(endpointId) ?? 1) - 1;
-        if (left === 0) slots.inFlight.delete(endpointId);
-        else slots.inFlight.set(endpointId, left);
+        count(slots.inFlight, endpointId, -1);
+        count(slots.inFlightByPartner, partnerId, -1);
         scheduler.wake();
       });
     flying.add(running);
@@ -268,8 +273,15 @@ function createAttempts(options: WebhookDispatcherOptions & { targetOf: (endpoin
   };
 }
 
+/** Adds to a count of attempts in flight, forgetting it at 0. */
+function count(counts: Map<string, number>, id: string, delta: number): void {
+  const now = (counts.get(id) ?? 0) + delta;
+  if (now <= 0) counts.delete(id);
+  else counts.set(id, now);
+}
+
 function validateOptions(options: WebhookDispatcherOptions): void {
-  const { retryDelaysMs, attemptTimeoutMs, maxConcurrency, maxPerEndpoint } = options;
+  const { retryDelaysMs, attemptTimeoutMs, maxConcurrency, maxPerEndpoint, maxPerPartner } = options;
   if (!retryDelaysMs.every((delay) => Number.isFinite(delay) && delay >= 0)) {
     throw new RangeError(`retryDelaysMs must be finite numbers >= 0, got ${JSON.stringify(retryDelaysMs)}`);
   }
@@ -279,7 +291,7 @@ function validateOptions(options: WebhookDispatcherOptions): void {
   if (maxConcurrency !== undefined && (!Number.isInteger(maxConcurrency) || maxConcurrency < 1)) {
     throw new RangeError(`maxConcurrency must be a positive integer, got ${maxConcurrency}`);
   }
-  if (maxPerEndpoint !== undefined && (!Number.isInteger(maxPerEndpoint) || maxPerEndpoint < 1)) {
-    throw new RangeError(`maxPerEndpoint must be a positive integer, got ${maxPerEndpoint}`);
+  for (const [name, value] of [['maxPerEndpoint', maxPerEndpoint], ['maxPerPartner', maxPerPartner]] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw new RangeError(`${name} must be a positive integer, got ${value}`);
   }
 }

@@ -12,7 +12,7 @@ import { key, numberPart, parts, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
 import { newClaimToken } from '../../leases/claim-token.ts';
 import { nextDueAt, takeDue, visitDue } from '../../leases/due-work.ts';
-import { deliveries, deliveriesByLane, endpointDue, endpointLaneKey, endpointRounds, endpointStates, endpointsDue, events, laneClaims, lanes, lanesDue, type LaneClaimRow, type LaneRow } from './outbox-tables.ts';
+import { deliveries, deliveriesByEndpoint, deliveriesByLane, endpointDue, endpointLaneKey, endpointRounds, endpointStates, endpointsDue, events, laneClaims, lanes, lanesDue, type LaneClaimRow, type LaneRow } from './outbox-tables.ts';
 import type { LaneClaim } from './outbox-types.ts';
 
 const dueKey = (lane: LaneRow, endpointId: string, laneKey: string) => key(endpointId, lane.dueAt, lane.dueSeq, laneKey);
@@ -90,10 +90,25 @@ export function laneHead(tx: Tx, endpointId: string, laneKey: string): number | 
 export interface EndpointSlots {
   perEndpoint: number;
   inFlight: ReadonlyMap<string, number>;
+  /** Attempts a partner may have in flight from this process, across its endpoints, and how many it has. */
+  perPartner: number;
+  inFlightByPartner: ReadonlyMap<string, number>;
 }
 
 const freeSlots = (slots: EndpointSlots | undefined, endpointId: string) =>
   slots === undefined ? Number.POSITIVE_INFINITY : slots.perEndpoint - (slots.inFlight.get(endpointId) ?? 0);
+
+/**
+ * The slots left to the partner an endpoint belongs to (read from one of its deliveries): a partner with many
+ * endpoints that hang holds its own share of the process's slots, never all of them.
+ */
+function partnerRoom(tx: Tx, slots: EndpointSlots | undefined, endpointId: string, taken: ReadonlyMap<string, number>): { partnerId?: string; room: number } {
+  if (slots === undefined) return { room: Number.POSITIVE_INFINITY };
+  const [first] = tx.scan(deliveriesByEndpoint, within([endpointId], { limit: 1 }), { snapshot: true });
+  const partnerId = first === undefined ? undefined : tx.get(deliveries, key(numberPart(first.key, 1)), { snapshot: true })?.partnerId;
+  if (partnerId === undefined) return { room: Number.POSITIVE_INFINITY };
+  return { partnerId, room: slots.perPartner - (slots.inFlightByPartner.get(partnerId) ?? 0) - (taken.get(partnerId) ?? 0) };
+}
 
 /**
  * Claims up to `limit` lanes whose head is due by `now`, that nobody holds: endpoint by endpoint in the order their
@@ -102,16 +117,23 @@ const freeSlots = (slots: EndpointSlots | undefined, endpointId: string) =>
  */
 export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number, slots?: EndpointSlots): LaneClaim[] {
   const claims: LaneClaim[] = [];
+  // Counted per run of the body (a body may run again on Redis): what this run took, per partner.
+  const takenByPartner = new Map<string, number>();
   visitDue(tx, endpointsDue, now, (entry) => {
     const endpointId = parts(entry.key)[2] as string;
-    const room = Math.min(freeSlots(slots, endpointId), limit - claims.length);
+    const endpointRoom = Math.min(freeSlots(slots, endpointId), limit - claims.length);
+    if (endpointRoom <= 0) return undefined;
+    const partner = partnerRoom(tx, slots, endpointId, takenByPartner);
+    const room = Math.min(endpointRoom, partner.room);
     if (room <= 0) return undefined;
+    const before = claims.length;
     // Its own lane first and alone: walking the lanes waiting behind it would find none claimable, on every round.
     const own = tx.get(lanes, key(endpointId, endpointLaneKey));
     if (own) {
       const claim = own.dueAt <= now ? claimLane(tx, endpointId, endpointLaneKey, now, leaseMs) : undefined;
       if (claim) claims.push(claim);
     } else claims.push(...takeDue(tx, lanesDue, now, room, (laneEntry) => claimLane(tx, endpointId, parts(laneEntry)[3] as string, now, leaseMs), [endpointId]));
+    if (partner.partnerId !== undefined) takenByPartner.set(partner.partnerId, (takenByPartner.get(partner.partnerId) ?? 0) + claims.length - before);
     return claims.length === limit ? 'stop' : undefined;
   });
   return claims;
@@ -158,9 +180,11 @@ export function releaseLane(tx: Tx, claim: LaneClaim): void {
   if (held?.token === claim.token) tx.delete(laneClaims, key(claim.endpointId, claim.laneKey));
 }
 
+const noneTaken: ReadonlyMap<string, number> = new Map();
+
 /**
  * When a lane on an enabled endpoint is next due or its lease runs out; undefined when nothing waits. Endpoints
- * with no free slot do not count: one of their attempts ending wakes the dispatcher.
+ * with no free slot (their own, or their partner's) do not count: one of their attempts ending wakes the dispatcher.
  */
 export function nextLaneDueAt(tx: Tx, slots?: EndpointSlots): number | undefined {
   let earliest: number | undefined;
@@ -168,7 +192,7 @@ export function nextLaneDueAt(tx: Tx, slots?: EndpointSlots): number | undefined
     const dueAt = numberPart(entry.key, 0);
     if (earliest !== undefined && dueAt >= earliest) return 'stop';
     const endpointId = parts(entry.key)[2] as string;
-    if (freeSlots(slots, endpointId) <= 0) return undefined;
+    if (freeSlots(slots, endpointId) <= 0 || partnerRoom(tx, slots, endpointId, noneTaken).room <= 0) return undefined;
     const heldUntil = (laneEntry: string) => tx.get(laneClaims, key(endpointId, parts(laneEntry)[3] as string), { snapshot: true })?.until;
     const own = tx.get(lanes, key(endpointId, endpointLaneKey), { snapshot: true });
     // While it has its own lane, that lane alone can be claimed: when it is free (or its lease runs out) is when.

@@ -666,16 +666,30 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       const store = await fresh();
       await store.outbox.append([1, 2, 3, 4, 5].map((n) => outboxEvent(companyId(`s${n}x`), n, ['slow'])), t0);
       await store.outbox.append([outboxEvent(companyId('f'), 9, ['fast'], partnerB)], t0 + 1);
-      const busy = { perEndpoint: 2, inFlight: new Map([['slow', 2]]) };
+      const noPartnerBound = { perPartner: 100, inFlightByPartner: new Map<string, number>() };
+      const busy = { perEndpoint: 2, inFlight: new Map([['slow', 2]]), ...noPartnerBound };
       expect((await store.outbox.claim(t0 + 5, 1000, 10, busy)).map((c) => c.endpointId)).toEqual(['fast']);
       // Only the lease of the lane just claimed counts: the busy endpoint's lanes wait for one of its attempts to end.
       expect(await store.outbox.nextDueAt(busy)).toBe(t0 + 5 + 1000);
       expect(await store.outbox.nextDueAt()).toBe(t0);
-      const free = { perEndpoint: 2, inFlight: new Map<string, number>() };
+      const free = { perEndpoint: 2, inFlight: new Map<string, number>(), ...noPartnerBound };
       expect((await store.outbox.claim(t0 + 5, 1000, 10, free)).map((c) => [c.endpointId, c.laneKey])).toEqual([
         ['slow', companyId('s1x')],
         ['slow', companyId('s2x')],
       ]);
+    });
+
+    it("claims within each partner's share of the slots: a partner's many busy endpoints never hold them all", async () => {
+      const store = await fresh();
+      for (const endpoint of ['a1', 'a2', 'a3']) await store.outbox.append([1, 2, 3].map((n) => outboxEvent(companyId(`${endpoint}${n}x`), n, [endpoint])), t0);
+      await store.outbox.append([outboxEvent(companyId('b'), 9, ['b1'], partnerB)], t0 + 1);
+      const slots = { perEndpoint: 4, inFlight: new Map<string, number>(), perPartner: 4, inFlightByPartner: new Map([[partnerA, 1]]) };
+      const claimed = await store.outbox.claim(t0 + 5, 1000, 64, slots);
+      expect(claimed.filter((c) => c.partnerId === partnerA)).toHaveLength(3);
+      expect(claimed.filter((c) => c.partnerId === partnerB).map((c) => c.endpointId)).toEqual(['b1']);
+      // Partner A at its share: its lanes still due do not make the dispatcher poll, only B's lease does.
+      const full = { ...slots, inFlightByPartner: new Map([[partnerA, 4]]) };
+      expect(await store.outbox.nextDueAt(full)).toBe(t0 + 5 + 1000);
     });
 
     it('keeps the newest events once delivered, up to its capacity, and every undelivered one', async () => {
