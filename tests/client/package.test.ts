@@ -29,10 +29,13 @@ export async function main(): Promise<string> {
 
 function typecheck(): { ok: boolean; output: string } {
   try {
-    execFileSync(bin('tsc'), ['--noEmit', '-p', consumer], { encoding: 'utf8' });
+    // Bounded: a compiler that never ends must fail the test, not hold the whole run (nor pass as a refusal).
+    execFileSync(bin('tsc'), ['--noEmit', '-p', consumer], { encoding: 'utf8', timeout: 120_000 });
     return { ok: true, output: '' };
   } catch (error) {
-    return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };
+    const { stdout, signal } = error as { stdout?: string; signal?: string | null };
+    if (signal) throw new Error(`tsc ended by ${signal} (no answer within 2 minutes)`, { cause: error });
+    return { ok: false, output: String(stdout ?? error) };
   }
 }
 
