@@ -4,7 +4,7 @@
  * the budget comes back when those clients leave.
  */
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
@@ -19,12 +19,14 @@ const nextId = () => {
   return sentIds.at(-1) as string;
 };
 
-beforeAll(async () => {
+// A mock per case: a case's stalled clients leave the budget as the server sees them close, which another case
+// must not have to wait for.
+beforeEach(async () => {
   mock = await startTestMock({ bodyMemoryBytes: budget, rateLimitPerSecond: 10_000 });
 });
 
-afterAll(async () => {
-  for (const socket of stalled) socket.destroy();
+afterEach(async () => {
+  for (const socket of stalled.splice(0)) socket.destroy();
   await closeCheckingJournal(mock, { expected5xx: sentIds });
 });
 
