@@ -1,7 +1,7 @@
 /**
  * Reads the body of operations that take one: 415 for another content type, 413 past the size limit (counted
- * while reading: the 413 goes out as soon as the limit is passed, the rest is never read, and the connection is
- * closed), 503 with Retry-After when the process holds as many body bytes as its budget allows (body-budget.ts),
+ * while reading: the 413 goes out as soon as the limit is passed, the rest is dropped as it comes, and the
+ * connection is closed once the client stops sending), 503 with Retry-After when the process holds as many body bytes as its budget allows (body-budget.ts),
  * and the JSON parsed: the result says what the body is, JSON or not (a body that is not is refused by request
  * validation, after the idempotency step has taken the key, so that the refusal is stored like any 4xx), read as
  * I-JSON by json-text.ts.
@@ -41,7 +41,11 @@ export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId:
     // Held as it arrives, declared or not: bytes announced but never sent hold no memory, and so hold no budget
     // (clients that only announce large bodies would otherwise refuse everyone else's for nothing).
     let held = 0;
-    const holdChunk = (bytes: number) => budget.take(bytes) && ((held += bytes), true);
+    const holdChunk = (bytes: number) => {
+      if (!budget.take(bytes)) return false;
+      held += bytes;
+      return true;
+    };
     try {
       const raw = await collect(exchange.request, maxBytes, holdChunk);
       if (raw === 'too-large' || raw === 'busy') {
@@ -57,12 +61,12 @@ export function readBody(options: { maxBytes: number; maxBytesOf?: (operationId:
   };
 }
 
-/** The rest of the body is left unread, as for a 413: the client sends it again after Retry-After. */
+/** The rest of the body is dropped as it comes, as for a 413: the client sends it again after Retry-After. */
 function busy(): ApiError {
   return serviceUnavailable('The mock is reading as many request bodies as it can hold; retry after Retry-After.', { connection: 'close' });
 }
 
-/** The rest of the body is left unread: the connection closes once the answer is out, instead of carrying it. */
+/** The rest of the body is dropped as it comes: the connection closes once the client stops sending it. */
 function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, 'E_PAYLOAD_TOO_LARGE', `The body is over ${Math.round(maxBytes / 1024)} KiB.`, undefined, { connection: 'close' });
 }

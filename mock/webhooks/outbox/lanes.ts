@@ -84,10 +84,11 @@ export function laneHead(tx: Tx, endpointId: string, laneKey: string): number | 
 }
 
 /**
- * How many attempts an endpoint may have in flight from this process, and how many it has: an endpoint that hangs
- * holds its own slots only, so every other endpoint's deliveries go on beside it.
+ * The attempts this process may have in flight, per endpoint and per partner, and how many each has: an endpoint
+ * that hangs holds its own slots only, and a partner its own share, so others' deliveries go on beside them.
  */
-export interface EndpointSlots {
+export interface DeliverySlots {
+  /** Attempts an endpoint may have in flight from this process, and how many it has. */
   perEndpoint: number;
   inFlight: ReadonlyMap<string, number>;
   /** Attempts a partner may have in flight from this process, across its endpoints, and how many it has. */
@@ -95,14 +96,14 @@ export interface EndpointSlots {
   inFlightByPartner: ReadonlyMap<string, number>;
 }
 
-const freeSlots = (slots: EndpointSlots | undefined, endpointId: string) =>
+const freeSlots = (slots: DeliverySlots | undefined, endpointId: string) =>
   slots === undefined ? Number.POSITIVE_INFINITY : slots.perEndpoint - (slots.inFlight.get(endpointId) ?? 0);
 
 /**
  * The slots left to the partner an endpoint belongs to (read from one of its deliveries): a partner with many
  * endpoints that hang holds its own share of the process's slots, never all of them.
  */
-function partnerRoom(tx: Tx, slots: EndpointSlots | undefined, endpointId: string, taken: ReadonlyMap<string, number>): { partnerId?: string; room: number } {
+function partnerRoom(tx: Tx, slots: DeliverySlots | undefined, endpointId: string, taken: ReadonlyMap<string, number>): { partnerId?: string; room: number } {
   if (slots === undefined) return { room: Number.POSITIVE_INFINITY };
   const [first] = tx.scan(deliveriesByEndpoint, within([endpointId], { limit: 1 }), { snapshot: true });
   const partnerId = first === undefined ? undefined : tx.get(deliveries, key(numberPart(first.key, 1)), { snapshot: true })?.partnerId;
@@ -115,7 +116,7 @@ function partnerRoom(tx: Tx, slots: EndpointSlots | undefined, endpointId: strin
  * earliest lane fell due, from each at most its free slots, its lanes in the order they fell due. While an endpoint
  * has an event of its own waiting (`webhook_endpoint.disabled`), only that lane of the endpoint is claimed. A hold.
  */
-export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number, slots?: EndpointSlots): LaneClaim[] {
+export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number, slots?: DeliverySlots): LaneClaim[] {
   const claims: LaneClaim[] = [];
   // Counted per run of the body (a body may run again on Redis): what this run took, per partner.
   const takenByPartner = new Map<string, number>();
@@ -186,7 +187,7 @@ const noneTaken: ReadonlyMap<string, number> = new Map();
  * When a lane on an enabled endpoint is next due or its lease runs out; undefined when nothing waits. Endpoints
  * with no free slot (their own, or their partner's) do not count: one of their attempts ending wakes the dispatcher.
  */
-export function nextLaneDueAt(tx: Tx, slots?: EndpointSlots): number | undefined {
+export function nextLaneDueAt(tx: Tx, slots?: DeliverySlots): number | undefined {
   let earliest: number | undefined;
   visitDue(tx, endpointsDue, undefined, (entry) => {
     const dueAt = numberPart(entry.key, 0);

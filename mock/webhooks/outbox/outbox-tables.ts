@@ -7,9 +7,9 @@
 import { table } from '../../store/store.ts';
 import type { AttemptRecord, EndpointDisablement } from './outbox-types.ts';
 
-/** The ordering key of an endpoint's own events (`webhook_endpoint.disabled`): its lane goes first, newest first. */
 /** The lanes of events the webhook relay received from a sandbox (`relay:` and the company's id). */
 export const relayLanePrefix = 'relay:';
+/** The ordering key of an endpoint's own events (`webhook_endpoint.disabled`): its lane goes first, newest first. */
 export const endpointLaneKey = 'webhook_endpoint';
 
 export interface EventRow {

@@ -7,7 +7,7 @@ import type { Store, Tx } from '../../store/store.ts';
 import { listAttempts, forgetAttempts } from './attempt-journal.ts';
 import { disableEndpoint, endpointState, forgetEndpointBatch, reenableEndpoint } from './endpoint-states.ts';
 import { dropEvent, hasEvent, redeliver, storeEvents } from './event-records.ts';
-import { claimLanes, nextLaneDueAt, releaseLane, type EndpointSlots } from './lanes.ts';
+import { claimLanes, nextLaneDueAt, releaseLane, type DeliverySlots } from './lanes.ts';
 import { listDeliveries, listEvents } from './outbox-listings.ts';
 import { eventsByPartner } from './outbox-tables.ts';
 import { settleAttempt } from './settle.ts';
@@ -32,7 +32,7 @@ export function webhookOutbox(store: Store, options: OutboxOptions) {
         storeEvents(tx, [event], now, options);
         return true;
       }),
-    claim: (now: number, leaseMs: number, limit: number, slots?: EndpointSlots) => store.hold((tx) => claimLanes(tx, now, leaseMs, limit, slots)),
+    claim: (now: number, leaseMs: number, limit: number, slots?: DeliverySlots) => store.hold((tx) => claimLanes(tx, now, leaseMs, limit, slots)),
     settle: (claim: LaneClaim, outcome: DeliveryOutcome, attempt: AttemptRecord, now: number) =>
       store.write((tx) => settleAttempt(tx, claim, outcome, attempt, now, options)),
     release: (claim: LaneClaim, _now: number) => store.hold((tx) => releaseLane(tx, claim)),
@@ -48,7 +48,7 @@ export function webhookOutbox(store: Store, options: OutboxOptions) {
     attempts: (limit: number, partnerId?: string) => store.read((tx) => listAttempts(tx, limit, partnerId)),
     events: (partnerId: string, query: { limit: number; before?: number; type?: string }, now: number) => store.read((tx) => listEvents(tx, partnerId, query, now)),
     redeliver: (partnerId: string, eventId: string, endpointId: string, now: number) => store.write((tx) => redeliver(tx, partnerId, eventId, endpointId, now, options)),
-    nextDueAt: (slots?: EndpointSlots) => store.read((tx) => nextLaneDueAt(tx, slots)),
+    nextDueAt: (slots?: DeliverySlots) => store.read((tx) => nextLaneDueAt(tx, slots)),
     /** Forgets a partner's events (with their deliveries) and attempts; its endpoints go with the portal's reset. */
     async forgetPartner(partnerId: string): Promise<void> {
       while (!(await store.write((tx) => forgetEventsBatch(tx, partnerId))));
