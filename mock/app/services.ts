@@ -49,6 +49,8 @@ import { secret } from './secrets.ts';
 
 export interface Overrides {
   handlers?: Partial<Handlers>;
+  /** The budget of body bytes, made by the caller (a test that watches what it holds); one of `--body-memory` otherwise. */
+  bodyBudget?: BodyBudget;
 }
 
 export interface Services {
@@ -156,7 +158,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
-  return { recording, bodyBudget: createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
+  return { recording, bodyBudget: overrides.bodyBudget ?? createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

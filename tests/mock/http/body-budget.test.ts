@@ -7,6 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
+import { createBodyBudget, type BodyBudget } from '../../../mock/pipeline/body-budget.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 
 const budget = 2 * 1024 * 1024;
@@ -21,8 +22,12 @@ const nextId = () => {
 
 // A mock per case: a case's stalled clients leave the budget as the server sees them close, which another case
 // must not have to wait for.
+/** The mock's budget, watched: a case waits until its stalled clients' bytes are held before it sends its own. */
+let held: BodyBudget;
+
 beforeEach(async () => {
-  mock = await startTestMock({ bodyMemoryBytes: budget, rateLimitPerSecond: 10_000 });
+  held = createBodyBudget(budget);
+  mock = await startTestMock({ bodyMemoryBytes: budget, rateLimitPerSecond: 10_000 }, { bodyBudget: held });
 });
 
 afterEach(async () => {
@@ -64,7 +69,7 @@ describe('the body budget', () => {
   it('answers 503 with Retry-After for a body past what stalled uploads hold, and takes it once they leave', async () => {
     const holders = [await stallingUpload(1_000_000, 990_000), await stallingUpload(1_000_000, 990_000)];
     // Once the server has read what they sent, a body that does not fit beside them is refused.
-    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(503);
+    await expect.poll(() => held.held, { timeout: 5_000 }).toBe(1_980_000);
     const refused = await largeCreate();
     expect(refused.status).toBe(503);
     expect(refused.json.error.code).toBe('E_SERVICE_UNAVAILABLE');
@@ -73,24 +78,26 @@ describe('the body budget', () => {
     expect((await mock.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() })).status).toBeLessThan(300);
 
     for (const socket of holders) socket.destroy();
-    // Given back as the server sees them close: a retry soon fits (a 400 here: the name is over its limit).
-    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(400);
+    // Given back as the server sees them close: a retry then fits (a 400 here: the name is over its limit).
+    await expect.poll(() => held.held, { timeout: 5_000 }).toBe(0);
+    expect((await largeCreate()).status).toBe(400);
   });
 
   it('counts the admin routes\' bodies too: a seed past what stalled seeds hold is answered 503, as the admin contract documents', async () => {
     const holders = [await stallingUpload(1_000_000, 990_000, '/_mock/seed'), await stallingUpload(1_000_000, 990_000, '/_mock/seed')];
-    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(503);
+    await expect.poll(() => held.held, { timeout: 5_000 }).toBe(1_980_000);
     const seed = await fetch(`${mock.url}/_mock/seed`, { method: 'POST', headers: { authorization: sandboxKey, 'content-type': 'application/json', 'x-request-id': nextId() }, body: JSON.stringify({ customers: [], padding: 'x'.repeat(700_000) }) });
     expect(seed.status).toBe(503);
     expect(((await seed.json()) as { error: { code: string } }).error.code).toBe('E_SERVICE_UNAVAILABLE');
     expect(seed.headers.get('retry-after')).toBe('1');
     for (const socket of holders) socket.destroy();
-    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(400);
+    await expect.poll(() => held.held, { timeout: 5_000 }).toBe(0);
+    expect((await largeCreate()).status).toBe(400);
   });
 
   it('counts a chunked body as it comes, refusing it at the chunk that does not fit', async () => {
     const holders = [await stallingUpload(1_000_000, 999_999), await stallingUpload(1_000_000, 999_999)];
-    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(503);
+    await expect.poll(() => held.held, { timeout: 5_000 }).toBe(1_999_998);
     const chunked = await stallingUpload('chunked', 10_000);
     const answer = await new Promise<string>((resolve) => {
       let text = '';
@@ -103,6 +110,7 @@ describe('the body budget', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 503 /);
     expect(answer.toLowerCase()).toContain('retry-after: 1');
     for (const socket of holders) socket.destroy();
-    await expect.poll(async () => (await largeCreate()).status, { timeout: 5_000 }).toBe(400);
+    await expect.poll(() => held.held, { timeout: 5_000 }).toBe(0);
+    expect((await largeCreate()).status).toBe(400);
   });
 });

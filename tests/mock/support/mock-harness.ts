@@ -2,11 +2,11 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { parseConfig, type MockConfig } from '../../../mock/config/config.ts';
-import type { Handlers } from '../../../mock/pipeline/handler.ts';
 import { call, type CallOptions, type CallResult } from './http-call.ts';
 
 export { otherSandboxKey, productionKey, sandboxKey, type CallOptions, type CallResult } from './http-call.ts';
 import { startMock, type RunningMock } from '../../../mock/app/server.ts';
+import type { Overrides } from '../../../mock/app/services.ts';
 
 export interface TestMock extends RunningMock {
   /** Every log line written so far, parsed. */
@@ -21,7 +21,7 @@ export function quickTimelineSettings(webhookUrl: string, webhookSecret: string)
   return { formationTimeline: 'auto', formationStepDelayMs: 20, webhookUrl, webhookSecret, webhookRetryDelaysMs: [20, 20, 20] };
 }
 
-export async function startTestMock(settings: Partial<MockConfig> = {}, overrides: { handlers?: Partial<Handlers> } = {}): Promise<TestMock> {
+export async function startTestMock(settings: Partial<MockConfig> = {}, overrides: Overrides = {}): Promise<TestMock> {
   const parsed = parseConfig(['--port', '0', '--log-format', 'json', '--formation-timeline', 'manual', '--rate-limit', '100000', '--store', 'memory'], {});
   if (parsed.help) throw new Error('unexpected --help');
   const config: MockConfig = { ...parsed.config, ...settings };
