@@ -203,14 +203,7 @@ function EntryDetail({ id, onClose }: { id: string; onClose: () => void }) {
           ) : null}
           {entry.webhook ? <RelayVerdict verdict={entry.webhook} /> : null}
           {entry.contractViolations ? (
-            <div class="violations" role="alert">
-              <h3>{entry.upstream ? "The upstream's answer breaks the contract (passed through as it came)" : "The mock's answer broke the contract, and was replaced by this 500"}</h3>
-              <ul>
-                {entry.contractViolations.map((violation) => (
-                  <li>{violation}</li>
-                ))}
-              </ul>
-            </div>
+            <Violations title={entry.upstream ? "The upstream's answer breaks the contract (passed through as it came)" : "The mock's answer broke the contract, and was replaced by this 500"} violations={entry.contractViolations} />
           ) : null}
           <div class="side-by-side">
             <Message title="Request" message={entry.request} />
@@ -224,6 +217,20 @@ function EntryDetail({ id, onClose }: { id: string; onClose: () => void }) {
   );
 }
 
+/** How something broke the contract, each violation a line: an alert, so a screen reader says it at once. */
+function Violations({ title, violations }: { title: string; violations: readonly string[] }) {
+  return (
+    <div class="violations" role="alert">
+      <h3>{title}</h3>
+      <ul>
+        {violations.map((violation) => (
+          <li>{violation}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** What the webhook relay made of an event a sandbox sent. */
 function RelayVerdict({ verdict }: { verdict: NonNullable<JournalExchange['webhook']> }) {
   const forwarded = { queued: `queued for ${verdict.endpointId}`, duplicate: 'not forwarded again: relayed before', refused: 'not forwarded' }[verdict.forwarded];
@@ -232,16 +239,7 @@ function RelayVerdict({ verdict }: { verdict: NonNullable<JournalExchange['webho
       <p class="summary">
         Webhook event {verdict.eventId ?? '(no webhook-id)'} · {verdict.type ?? '(no type)'} · signature {verdict.signature} · {forwarded}
       </p>
-      {verdict.violations.length > 0 ? (
-        <div class="violations" role="alert">
-          <h3>The event breaks the contract's webhooks</h3>
-          <ul>
-            {verdict.violations.map((violation) => (
-              <li>{violation}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {verdict.violations.length > 0 ? <Violations title="The event breaks the contract's webhooks" violations={verdict.violations} /> : null}
     </>
   );
 }
