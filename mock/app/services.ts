@@ -117,7 +117,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     // Only the memory store drops, and it runs each body once: a drop is logged once, as it happened.
     onDropped: (event) => logger.error({ ...event, maxQueuedEvents: maxQueuedPerPartner }, "webhook event dropped: too many of its partner's events waiting for delivery"),
   });
-  // Parsed again here (the configuration checked it): what it makes holds a connection pool.
+  // The configuration checked the list; what delivers through it is made here, once.
   const allowed = config.webhookAllow === undefined ? undefined : allowedTargets(config.webhookAllow);
   const dispatcher = createWebhookDispatcher({
     store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs, ...(allowed ? { fetch: allowed.fetch } : {}),

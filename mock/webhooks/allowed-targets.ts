@@ -74,13 +74,15 @@ export function allowedTargets(raw: string): AllowedTargets {
       callback(null, first.address, first.family);
     });
   };
-  const agent = new Agent({ connect: { lookup: lookup as never } });
+  // Made at the first delivery: the configuration parses the list to check it, and that makes no connection pool.
+  let agent: Agent | undefined;
 
   const guardedFetch = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : input);
     // An address in the URL is never looked up: it is checked here, before anything is sent.
     const problem = hostProblem(url.hostname);
     if (problem) throw new TypeError('not sent', { cause: new Error(problem) });
+    agent ??= new Agent({ connect: { lookup: lookup as never } });
     return (await undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
   }) as typeof fetch;
 
