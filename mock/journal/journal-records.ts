@@ -13,6 +13,7 @@ import { key, numberPart, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
 import type { JournalNote } from '../pipeline/exchange.ts';
 import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
+import { chunkJson, chunkJsonLength, packChunk } from './chunk-bytes.ts';
 
 /** One request as journaled. */
 export interface RequestRecord {
@@ -68,8 +69,9 @@ export interface JournalPage {
  * A run of consecutive requests, appended together, stored as one entry under the position of its first: the
  * journal is written at every request, and one store write per batch costs a fraction of one per request. A
  * request's position is its chunk's plus its index in it. A chunk is the UTF-8 JSON of its records, an array in
- * which `null` stands where a partner's reset removed one (the others keep their positions), stored as bytes: each
- * record is turned into JSON once, and the chunk's size is its length.
+ * which `null` stands where a partner's reset removed one (the others keep their positions), stored as bytes (and
+ * compressed when large: chunk-bytes.ts): each record is turned into JSON once, and the chunk's size, which the
+ * budget counts, is the length of its JSON.
  */
 type Chunk = (RequestRecord | null)[];
 
@@ -98,7 +100,7 @@ const chunkShare = 1 / 32;
 export function appendRequests(tx: Tx, records: readonly RequestRecord[], maxBytes: number): void {
   if (records.length === 0) return;
   const made = chunksOf(records, Math.floor(maxBytes * chunkShare));
-  const addedBytes = made.reduce((sum, chunk) => sum + chunk.bytes.byteLength, 0);
+  const addedBytes = made.reduce((sum, chunk) => sum + chunk.jsonBytes, 0);
   let position = tx.allocate('journal', records.length);
   for (const chunk of made) {
     tx.put(chunks, key(position), chunk.bytes);
@@ -114,7 +116,10 @@ export function appendRequests(tx: Tx, records: readonly RequestRecord[], maxByt
 }
 
 interface MadeChunk {
+  /** As stored (chunk-bytes.ts). */
   bytes: Uint8Array;
+  /** The length of its JSON, which the budget counts. */
+  jsonBytes: number;
   count: number;
   /** The bytes of each scope's requests in it. */
   scopes: Map<string, number>;
@@ -131,7 +136,7 @@ function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): Mad
   let parts: Buffer[] = [];
   let scopes = new Map<string, number>();
   let size = 2;
-  const close = () => made.push({ bytes: joined(parts, size - 1), count: parts.length, scopes });
+  const close = () => made.push({ bytes: packChunk(joined(parts, size - 1)), jsonBytes: size - 1, count: parts.length, scopes });
   for (const record of records) {
     const part = Buffer.from(JSON.stringify(record));
     // Its bytes and a comma.
@@ -170,13 +175,12 @@ const decoder = new TextDecoder();
  */
 function recordsOf(chunk: Uint8Array): Chunk {
   try {
-    const records: unknown = JSON.parse(decoder.decode(chunk));
+    const records: unknown = JSON.parse(decoder.decode(chunkJson(chunk)));
     return Array.isArray(records) ? (records as Chunk) : [];
   } catch {
     return [];
   }
 }
-const encode = (records: Chunk): Uint8Array => Buffer.from(JSON.stringify(records));
 
 /**
  * Frees at least `bytes` (or all there is), the oldest requests of the scope holding the most first, until it holds
@@ -262,13 +266,13 @@ function forgetIn(tx: Tx, position: number, scope: string, alone: boolean): numb
   });
   if (records.every((record) => record === null)) {
     tx.delete(chunks, key(position));
-    tx.add(scopeBytes, scope, -(alone ? value.byteLength - 1 : scopeFreed));
-    return value.byteLength;
+    tx.add(scopeBytes, scope, -(alone ? chunkJsonLength(value) - 1 : scopeFreed));
+    return chunkJsonLength(value);
   }
-  const bytes = encode(records);
-  tx.put(chunks, key(position), bytes);
+  const json = Buffer.from(JSON.stringify(records));
+  tx.put(chunks, key(position), packChunk(json));
   tx.add(scopeBytes, scope, -scopeFreed);
-  return value.byteLength - bytes.byteLength;
+  return chunkJsonLength(value) - json.byteLength;
 }
 
 /** Chunks read per scan while a page is gathered, newest first. */

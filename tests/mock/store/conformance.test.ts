@@ -822,6 +822,37 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect((await store.journal.page({ limit: 10 })).entries.map((e) => e.requestId)).toEqual(['req_0', 'req_1']);
     });
 
+    it('keeps a large batch compressed, counts its JSON against the budget, and rewrites it compressed on a reset', async () => {
+      const store = await fresh();
+      const batch = Array.from({ length: 900 }, (_, n) => request(n, n % 3 === 0 ? { partnerId: partnerB } : {}));
+      await store.journal.append(batch);
+      const json = batch.reduce((sum, record) => sum + Buffer.byteLength(JSON.stringify(record)) + 1, 1);
+      const chunks = table<Uint8Array>('journal_chunks', { ordered: true, bytes: true });
+      const totals = table<number>('journal_totals');
+      const stored = async () => (await store.store.read((tx) => tx.scan(chunks, within([], { limit: 100 })))).reduce((sum, entry) => sum + (entry.value as Uint8Array).byteLength, 0);
+      expect(await stored()).toBeLessThan(json / 5);
+      expect(await store.store.read((tx) => tx.get(totals, 'chunk_bytes'))).toBe(json);
+      expect((await store.journal.page({ limit: 900 })).entries.map(({ id: _id, ...entry }) => entry)).toEqual(batch);
+      while (!(await store.store.write((tx) => forgetRequests(tx, partnerA, 1))));
+      const left = batch.filter((record) => record.partnerId === partnerB);
+      expect((await store.journal.page({ limit: 900 })).entries.map((entry) => entry.requestId)).toEqual(left.map((record) => record.requestId));
+      // The chunk rewritten with its holes: compressed still, and the budget counts what is left of its JSON.
+      expect(await stored()).toBeLessThan(json / 15);
+      const rewritten = Buffer.byteLength(JSON.stringify(batch.map((record) => (record.partnerId === partnerB ? record : null))));
+      expect(await store.store.read((tx) => tx.get(totals, 'chunk_bytes'))).toBe(rewritten);
+    });
+
+    it('reads a large chunk stored as plain JSON, and skips a compressed one that is damaged', async () => {
+      const store = await fresh();
+      const chunks = table<Uint8Array>('journal_chunks', { ordered: true, bytes: true });
+      const plain = Array.from({ length: 200 }, (_, n) => request(n));
+      await store.store.write((tx) => tx.put(chunks, key(0), new Uint8Array(Buffer.from(JSON.stringify(plain)))));
+      await store.store.write((tx) => tx.put(chunks, key(200), new Uint8Array([1, 0, 1, 0, 0, 0x6b, 0x6a, 0x69])));
+      await store.store.write((tx) => tx.allocate('journal', 201));
+      await store.journal.append([request(201)]);
+      expect((await store.journal.page({ limit: 300 })).entries.map((entry) => entry.requestId)).toEqual([...plain, request(201)].map((record) => record.requestId));
+    });
+
     it('stays within its byte budget, dropping the oldest entries', async () => {
       const store = await fresh({ journalMaxBytes: 4096 });
       await store.journal.append(Array.from({ length: 40 }, (_, n) => request(n, { path: `/v1/partner/customers/${'x'.repeat(200)}${n}` })));
