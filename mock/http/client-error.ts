@@ -43,26 +43,50 @@ export interface Refusal {
   message: string;
 }
 
-/** Requests answered on their socket after a route had them: the journal records this answer, not the pipeline's. */
-const refused = new WeakMap<IncomingMessage, Refusal>();
-/** The exchange of each request a pipeline serves, for its request id. */
-const exchanges = new WeakMap<IncomingMessage, { readonly requestId: string }>();
+/**
+ * What this module notes on a request or a connection, as properties under symbols of its own rather than in weak
+ * maps: a note is made at every request, and a weak map's entry costs more to add and to collect than the property
+ * (a weak map is walked apart by the garbage collector), for a note that lives exactly as long as its object.
+ */
+const refusedNote = Symbol('refusal');
+const exchangeNote = Symbol('exchange');
+const currentNote = Symbol('current request');
+
+interface Noted {
+  /** Answered on its socket after a route had it: the journal records this answer, not the pipeline's. */
+  [refusedNote]?: Refusal;
+  /** The exchange of a request a pipeline serves, for its request id. */
+  [exchangeNote]?: { readonly requestId: string };
+}
+
+/** A connection's request, for a refusal that comes once a route has it. */
+interface NotedSocket {
+  [currentNote]?: { request: IncomingMessage; response: ServerResponse };
+}
+
+const noted = (request: IncomingMessage) => request as IncomingMessage & Noted;
+const notedSocket = (socket: Duplex) => socket as Duplex & NotedSocket;
 
 export function refusalOf(request: IncomingMessage): Refusal | undefined {
-  return refused.get(request);
+  return noted(request)[refusedNote];
 }
 
 /** Called by whatever serves a request through a pipeline, so that a refusal on its socket carries its request id. */
 export function noteExchange(exchange: { readonly request: IncomingMessage; readonly requestId: string }): void {
-  exchanges.set(exchange.request, exchange);
+  noted(exchange.request)[exchangeNote] = exchange;
 }
 
 function requestIdOf(request: IncomingMessage | undefined): string {
-  const assigned = request && exchanges.get(request)?.requestId;
+  const assigned = request && noted(request)[exchangeNote]?.requestId;
   return assigned || requestIdFor(request?.headers['x-request-id']);
 }
 
 const kib = Math.round(maxHeaderSize / 1024);
+
+/** Whether a header's name is Host, in any case, without making a lower-cased copy of every name of every request. */
+function isHost(name: string): boolean {
+  return name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host');
+}
 
 /** What an error Node reports on `clientError` is answered with; `undefined`: nothing can be, or needs to be. */
 function refusalFor(error: Error & { code?: string; reason?: unknown }): Refusal | undefined {
@@ -102,8 +126,6 @@ export interface ProtocolGuard {
 }
 
 export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): ProtocolGuard {
-  /** The request each connection is on, for a refusal that comes once a route has it. */
-  const current = new WeakMap<Duplex, { request: IncomingMessage; response: ServerResponse }>();
 
   const answer = (response: ServerResponse, request: IncomingMessage, refusal: Refusal, reason: string) => {
     const requestId = requestIdOf(request);
@@ -114,9 +136,9 @@ export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): Pro
   return {
     guard(listener) {
       return (request, response) => {
-        current.set(request.socket, { request, response });
+        notedSocket(request.socket)[currentNote] = { request, response };
         let hosts = 0;
-        for (let index = 0; index < request.rawHeaders.length; index += 2) if (request.rawHeaders[index]?.toLowerCase() === 'host') hosts += 1;
+        for (let index = 0; index < request.rawHeaders.length; index += 2) if (isHost(request.rawHeaders[index] as string)) hosts += 1;
         const needsHost = request.httpVersionMajor > 1 || (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1);
         if (hosts > 1 || (hosts === 0 && needsHost)) {
           const message = hosts === 0 ? 'The request has no Host header.' : `The request has ${hosts} Host headers; send one.`;
@@ -130,7 +152,7 @@ export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): Pro
     clientError(error: Error & { code?: string }, socket) {
       // Node reports again what it cannot parse on a connection already answered and closing: its answer stands.
       if (isClosing(socket)) return;
-      const inFlight = current.get(socket);
+      const inFlight = notedSocket(socket)[currentNote];
       // A request a route has, whose answer is not written yet; one already answered is another's past.
       const request = inFlight && !inFlight.response.writableEnded ? inFlight : undefined;
       const refusal = refusalFor(error);
@@ -140,13 +162,13 @@ export function createProtocolGuard(logger: Pick<Logger, 'info' | 'debug'>): Pro
         return;
       }
       const requestId = requestIdOf(request?.request);
-      if (request) refused.set(request.request, refusal);
+      if (request) noted(request.request)[refusedNote] = refusal;
       logger.info({ requestId, status: refusal.status, code: refusal.code, reason: error.code }, 'request refused before routing');
       sendRefusal({ socket }, refusal, requestId, request?.request.method ?? 'GET');
     },
 
     checkExpectation(request, response) {
-      current.set(request.socket, { request, response });
+      notedSocket(request.socket)[currentNote] = { request, response };
       answer(response, request, { status: 417, code: 'E_EXPECTATION_FAILED', message: 'The only expectation the API meets is Expect: 100-continue.' }, 'unmet Expect');
     },
   };

@@ -14,6 +14,7 @@ import { capturedBody, capturedHeaders, capturedQuery, withoutSecrets, type Capt
 import type { RequestJournal } from './request-journal.ts';
 
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
+  const lines = exchangeLines(options.logger);
   return (exchange, aborted) => {
     const outcome = outcomeOf(exchange, aborted);
     const refused = refusalOf(exchange.request);
@@ -37,7 +38,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       request: requestOf(exchange),
       response: aborted && !refused ? null : responseOf(exchange),
     });
-    logExchange(options.logger, exchange, outcome, aborted);
+    logExchange(lines, exchange, outcome, aborted);
   };
 }
 
@@ -46,7 +47,17 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
  * read, not what they add to).
  */
 export function createExchangeLogger(options: { logger: Logger }): (exchange: Exchange, aborted?: RequestAborted) => void {
-  return (exchange, aborted) => logExchange(options.logger, exchange, outcomeOf(exchange, aborted), aborted);
+  const lines = exchangeLines(options.logger);
+  return (exchange, aborted) => logExchange(lines, exchange, outcomeOf(exchange, aborted), aborted);
+}
+
+/**
+ * The logger of the per-request lines: the mock's own, without its redaction. A line is made here of fields the
+ * mock chose (ids, status, duration, a path without secrets), never of headers, so there is nothing to redact; and
+ * looking for `authorization` in every line was most of what formatting one cost (1.1 µs of 1.8).
+ */
+function exchangeLines(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
 }
 
 interface Outcome {
