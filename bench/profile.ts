@@ -8,9 +8,10 @@
  * (JSON.stringify, a string's UTF-8 encoding) is counted where it is called from. Prints the shares per operation,
  * and the functions that cost most. A measurement, not a test.
  *
- *   npm run bench:profile -- [--duration 10] [--connections 10] [--operations getCustomer,createCustomer] [--root DIR]
+ *   npm run bench:profile -- [--duration 10] [--connections 10] [--operations getCustomer,createCustomer] [--root DIR] [--mock-args=ARGS]
  *
- * `--root DIR` profiles the mock of another checkout (a `git worktree` of the version before), for a before/after.
+ * `--root DIR` profiles the mock of another checkout (a `git worktree` of the version before), for a before/after;
+ * `--mock-args` another configuration (`--store memory`, `--no-check-responses`).
  */
 import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
 import { SourceMap } from 'node:module';
@@ -22,6 +23,18 @@ import autocannon from 'autocannon';
 import { buildMock, startMockProcess } from '../mock/launch/mock-process.ts';
 import { createCustomerToRead, loadRequest, operationNames, type OperationName } from './load.ts';
 
+const usage = `Usage: npm run bench:profile -- [--duration S] [--connections N] [--operations LIST] [--top N] [--root DIR] [--mock-args=ARGS]
+
+Profiles the mock as npm start runs it (SQLite, responses checked, a log line per request) under V8's --cpu-prof
+while it answers one operation, and prints where a request's time goes, by part of the pipeline and by function.
+  --duration S      seconds profiled per operation, after a 2 s warm-up (default 10)
+  --connections N   concurrent connections of the load (default 10)
+  --operations LIST operations to profile, comma-separated (default ${operationNames.join(',')})
+  --top N           functions listed, costliest first (default 15)
+  --root DIR        profile the mock of another checkout, e.g. a \`git worktree\` of the version before
+  --mock-args=ARGS  more arguments for the mock, e.g. --mock-args="--store memory" (default none: as npm start runs it)
+  --help            this text`;
+
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
@@ -29,8 +42,15 @@ const { values } = parseArgs({
     operations: { type: 'string', default: operationNames.join(',') },
     root: { type: 'string' },
     top: { type: 'string', default: '15' },
+    'mock-args': { type: 'string', default: '' },
+    help: { type: 'boolean', default: false },
   },
 });
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const mockArgs = values['mock-args'].split(/\s+/).filter((arg) => arg !== '');
 const projectRoot = values.root ?? fileURLToPath(new URL('../', import.meta.url));
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -112,7 +132,7 @@ async function selfTimes(profile: Profile): Promise<{ byPart: Map<string, number
 async function profileOperation(operation: OperationName): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'profile-'));
   const profiles = join(dir, 'profiles');
-  const mock = await startMockProcess({ args: ['--rate-limit', '500000'], logDir: dir, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profiles}`], root: projectRoot });
+  const mock = await startMockProcess({ args: ['--rate-limit', '500000', ...mockArgs], logDir: dir, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profiles}`], root: projectRoot });
   let requests = 0;
   try {
     const customerId = await createCustomerToRead(mock.url, 'the profiled mock');
@@ -140,5 +160,5 @@ async function profileOperation(operation: OperationName): Promise<void> {
 }
 
 await buildMock({ root: projectRoot });
-console.log(`The mock as npm start runs it (${projectRoot}), under --cpu-prof.`);
+console.log(`The mock as npm start runs it${mockArgs.length > 0 ? `, with ${mockArgs.join(" ")}` : ""} (${projectRoot}), under --cpu-prof.`);
 for (const operation of (values.operations ?? '').split(',').map((name) => name.trim()) as OperationName[]) await profileOperation(operation);
