@@ -75,6 +75,8 @@ async function main(invocation: Invocation): Promise<void> {
       'listening beyond this machine without --admin-token: other machines get the API, but the admin routes and the console answer this machine only; pass --admin-token to share them',
     );
   }
+  // Out at once (lines are otherwise written a few KiB at a time): whoever started the mock waits for them.
+  logger.flush();
   if (config.webhookSecret === undefined && config.webhookUrl !== undefined) {
     // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same
     // across restarts on the same store, and every replica signs with it.

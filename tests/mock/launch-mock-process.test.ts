@@ -73,6 +73,24 @@ describe('the mock launcher shared by the suite, the runners and the benchmark',
     }
   });
 
+  it("writes a quiet mock's log lines on their own: lines are written a few KiB at a time, and a lone request's too, soon", async () => {
+    const mock = await startMockProcess({ args: ['--formation-timeline', 'manual'], logDir });
+    try {
+      const requestId = 'req_lone_line';
+      await fetch(`${mock.url}/v1/partner/reference/states`, { headers: { 'x-request-id': requestId } });
+      // Far below a buffer's worth: it reaches the log only by the periodic flush, the mock running on.
+      let found = false;
+      for (let waited = 0; !found && waited < 10_000; waited += 50) {
+        found = (await readFile(mock.logFile, 'utf8')).includes(`"requestId":"${requestId}"`);
+        if (!found) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(found).toBe(true);
+      expect(mock.exitedEarly()).toBeUndefined();
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('says where its log is when the mock exits before it listens', async () => {
     const failure = startMockProcess({ args: ['--formation-timeline', 'sideways'], logDir });
     await expect(failure).rejects.toThrow(/exited before it listened; its log: .*mock\.log/);
