@@ -75,8 +75,9 @@ async function main(invocation: Invocation): Promise<void> {
       'listening beyond this machine without --admin-token: other machines get the API, but the admin routes and the console answer this machine only; pass --admin-token to share them',
     );
   }
-  // Out at once (lines are otherwise written a few KiB at a time): whoever started the mock waits for them.
-  logger.flush();
+  // Out at once, and before anything printed after them: lines are otherwise written a few KiB at a time (JSON) or
+  // by a worker thread (on a terminal), and whoever started the mock waits for them.
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
   if (config.webhookSecret === undefined && config.webhookUrl !== undefined) {
     // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same
     // across restarts on the same store, and every replica signs with it.

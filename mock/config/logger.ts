@@ -8,7 +8,8 @@ export async function createLogger(config: Pick<MockConfig, 'logLevel' | 'logFor
   // and woke the event loop again at every request. On exit what waits is written; a process killed outright loses
   // at most those 100 ms of lines (its journal loses as many of its requests).
   if (config.logFormat === 'json') return pino(options, pino.destination({ sync: false, minLength: 4096, periodicFlush: 100 }));
-  // Loaded only when used: it costs a sixth of a second, which JSON logging need not pay.
-  const { default: pretty } = await import('pino-pretty');
-  return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true }));
+  // Formatted in a worker thread of pino's (a transport): formatting a line readably took a request 50 µs, a third
+  // of its time on a terminal, and the worker, loading pino-pretty while the mock starts, delays nothing.
+  const transport = pino.transport({ target: 'pino-pretty', options: { colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, destination: 1 } });
+  return pino(options, transport);
 }

@@ -345,6 +345,26 @@ describe('the built mock', () => {
     restarted.kill('SIGTERM');
   });
 
+  it("in the terminal's format, prints a readable start line before the secret, a line per request, and its last lines before it exits", async () => {
+    const args = ['.build/main.mjs', '--port', '0', '--log-format', 'pretty', '--store', 'memory', '--webhook-url', 'http://127.0.0.1:9/hooks'];
+    const started = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    let stdout = '';
+    started.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => started.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 15_000;
+    while (!/whsec_/.test(stdout) && Date.now() < deadline && started.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Formatted by a worker thread, and out before anything printed after it.
+    expect(stdout, stdout).toMatch(/^\[[\d:.]+\] INFO: Partner Formation API mock \(sandbox\) listening on (http:\/\/127\.0\.0\.1:\d+) .*\nWebhook signing secret/);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] as string;
+    expect((await fetch(`${url}/v1/partner/reference/states?limit=1`, { headers: { authorization: sandboxKey, 'x-request-id': 'req_pretty' } })).status).toBe(200);
+    started.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/INFO: GET \/v1\/partner\/reference\/states 200 .*"requestId":"req_pretty"/);
+    expect(stdout).toMatch(/INFO: shutting down/);
+    expect(stdout).not.toMatch(/^\{/m);
+  });
+
   it('announces where it listens even when the log level hides info, and then logs no requests', async () => {
     const started = spawn(process.execPath, ['.build/main.mjs', '--port', '0', '--log-format', 'json', '--log-level', 'error', '--store', 'memory'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
