@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { clientClosedRequest, refusalOf, type RequestAborted } from '../http/client-error.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { capturedBody, capturedHeaders, capturedQuery, withoutSecrets, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
+import type { RequestRecord } from './journal-records.ts';
 import type { RequestJournal } from './request-journal.ts';
 
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
@@ -18,7 +19,8 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
   return (exchange, aborted) => {
     const outcome = outcomeOf(exchange, aborted);
     const refused = refusalOf(exchange.request);
-    options.journal.add({
+    // Built by assignment rather than spread from conditional objects: it is made at every request.
+    const record: RequestRecord = {
       atMs: Date.now(),
       requestId: exchange.requestId,
       method: exchange.method,
@@ -26,18 +28,20 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       operationId: exchange.operation?.operationId ?? null,
       status: outcome.status,
       durationMs: outcome.durationMs,
-      ...(exchange.partner ? { partnerId: exchange.partner.id } : exchange.journalNote ? { partnerId: exchange.journalNote.partnerId } : {}),
       partner: exchange.partner?.maskedKey ?? null,
       replayed: exchange.replayed === true,
-      ...(exchange.forced ? { forced: exchange.forced } : {}),
       errorCode: outcome.errorCode,
-      ...(exchange.contractViolations ? { contractViolations: exchange.contractViolations } : {}),
-      ...(exchange.upstream ? { upstream: exchange.upstream } : {}),
-      ...(exchange.requestViolations ? { requestViolations: exchange.requestViolations } : {}),
-      ...(exchange.journalNote?.webhook ? { webhook: exchange.journalNote.webhook } : {}),
-      request: requestOf(exchange),
-      response: aborted && !refused ? null : responseOf(exchange),
-    });
+    };
+    const partnerId = exchange.partner?.id ?? exchange.journalNote?.partnerId;
+    if (partnerId !== undefined) record.partnerId = partnerId;
+    if (exchange.forced) record.forced = exchange.forced;
+    if (exchange.contractViolations) record.contractViolations = exchange.contractViolations;
+    if (exchange.upstream) record.upstream = exchange.upstream;
+    if (exchange.requestViolations) record.requestViolations = exchange.requestViolations;
+    if (exchange.journalNote?.webhook) record.webhook = exchange.journalNote.webhook;
+    record.request = requestOf(exchange);
+    record.response = aborted && !refused ? null : responseOf(exchange);
+    options.journal.add(record);
     logExchange(lines, exchange, outcome, aborted);
   };
 }
