@@ -85,6 +85,8 @@ interface Row {
 }
 
 const shippedTarget = 'mock · as npm start runs it';
+/** `npm start` on a terminal logs readable lines (pino-pretty) rather than JSON: measured apart. */
+const terminalTarget = 'mock · the same, on a terminal';
 const memoryTarget = 'mock · memory';
 const bareTarget = 'bare node:http';
 const prismTarget = 'prism mock -v error';
@@ -103,6 +105,8 @@ async function main(): Promise<void> {
     // As shipped: npm start's own defaults, the rate limit lifted, the log written to the run's file.
     targets.push(await startMock(shippedTarget, ['--rate-limit', '500000'], 1, undefined, undefined, { shipped: true }));
     if (baselineRoot !== undefined) targets.push(await startMock(baselineName(shippedTarget), ['--rate-limit', '500000'], 1, undefined, baselineRoot, { shipped: true }));
+    targets.push(await startMock(terminalTarget, ['--rate-limit', '500000', '--log-format', 'pretty'], 1, undefined, undefined, { shipped: true }));
+    if (baselineRoot !== undefined) targets.push(await startMock(baselineName(terminalTarget), ['--rate-limit', '500000', '--log-format', 'pretty'], 1, undefined, baselineRoot, { shipped: true }));
     const mocks: [string, string[], number?][] = [
       [memoryTarget, ['--store', 'memory']],
       ['mock · memory, responses checked', ['--store', 'memory', '--validate-responses', 'on']],
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
     const startup = await startupOf();
     console.log(`\nMock start-up (SQLite store): ${startup.inProcessMs} ms in process (modules loaded to listening), ${startup.wallMs} ms from spawn to listening.`);
     if (creates > 0) {
-      for (const target of targets.filter((candidate) => candidate.name.startsWith('mock · ') && candidate.pids.length === 1 && !candidate.name.includes('checked') && candidate.name !== shippedTarget)) {
+      for (const target of targets.filter((candidate) => candidate.name.startsWith('mock · ') && candidate.pids.length === 1 && !candidate.name.includes('checked') && candidate.name !== shippedTarget && candidate.name !== terminalTarget)) {
         await memoryAfterCreates(target);
       }
     }

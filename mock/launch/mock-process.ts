@@ -44,7 +44,7 @@ export async function buildMock(options: { signal?: AbortSignal; root?: string }
 /**
  * Starts the built mock with `args` (its options: timeline, rate limit, webhooks…) on a port it picks itself
  * (`--port 0`, so no port chosen in advance can be taken by another process meanwhile), and resolves once its
- * start line (`--log-format json`) says where it listens. A start that fails or is aborted leaves no process.
+ * start line (`--log-format json`, unless `args` ask for `pretty`) says where it listens. A start that fails or is aborted leaves no process.
  */
 export async function startMockProcess(options: {
   args: readonly string[];
@@ -161,9 +161,17 @@ interface StartLine {
   startupMs: number | undefined;
 }
 
-/** The start-up line of `--log-format json` carries the URL the mock listens on (it picked the port). */
+/**
+ * The start-up line carries the URL the mock listens on (it picked the port): as JSON, or, when the caller asked for
+ * `--log-format pretty` (a benchmark measuring the terminal's format), as pino-pretty prints it, its fields after
+ * the message.
+ */
 function startLine(line: string): StartLine | undefined {
-  if (!line.startsWith('{')) return undefined;
+  if (!line.startsWith('{')) {
+    const url = /\] INFO: .* listening on (http:\/\/\S+)/.exec(line)?.[1];
+    const startupMs = /"startupMs":(\d+)/.exec(line)?.[1];
+    return url === undefined ? undefined : { url, startupMs: startupMs === undefined ? undefined : Number(startupMs) };
+  }
   try {
     const entry = JSON.parse(line) as { url?: unknown; msg?: unknown; startupMs?: unknown };
     if (typeof entry.url !== 'string' || typeof entry.msg !== 'string' || !entry.msg.includes('listening')) return undefined;

@@ -73,6 +73,17 @@ describe('the mock launcher shared by the suite, the runners and the benchmark',
     }
   });
 
+  it("finds where the mock listens in the terminal's format too (--log-format pretty)", async () => {
+    const mock = await startMockProcess({ args: ['--log-format', 'pretty', '--store', 'memory'], logDir });
+    try {
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(mock.startupMs).toBeGreaterThan(0);
+      expect((await fetch(`${mock.url}/_mock/health`)).status).toBe(200);
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it("writes a quiet mock's log lines on their own: lines are written a few KiB at a time, and a lone request's too, soon", async () => {
     const mock = await startMockProcess({ args: ['--formation-timeline', 'manual'], logDir });
     try {
