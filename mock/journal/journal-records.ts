@@ -97,7 +97,21 @@ const dropMargin = 1 / 64;
 /** A chunk holds at most this share of the budget, so that dropping one loses little (and always one request at least). */
 const chunkShare = 1 / 32;
 
-export function appendRequests(tx: Tx, records: readonly RequestRecord[], maxBytes: number): void {
+/**
+ * A request as the journal writes it: its JSON's UTF-8 bytes, made once when it is journaled (so that the cost is
+ * the request's own, not a batch's all at once, which held up every request waiting behind the write), and the
+ * scope whose budget it counts against.
+ */
+export interface EncodedRequest {
+  bytes: Buffer;
+  scope: string;
+}
+
+export function encodeRequest(record: RequestRecord): EncodedRequest {
+  return { bytes: Buffer.from(JSON.stringify(record)), scope: scopeOf(record) };
+}
+
+export function appendRequests(tx: Tx, records: readonly EncodedRequest[], maxBytes: number): void {
   if (records.length === 0) return;
   const made = chunksOf(records, Math.floor(maxBytes * chunkShare));
   const addedBytes = made.reduce((sum, chunk) => sum + chunk.jsonBytes, 0);
@@ -126,19 +140,17 @@ interface MadeChunk {
 }
 
 /**
- * The records in order, cut into chunks of at most `maxChunkBytes` (one record at least), encoded. Each record is
- * turned into UTF-8 on its own and the chunk's bytes copied together: joining the records' JSON into one string
- * first costs three times as much once a record holds a character beyond Latin-1 (the masked key's `…`), since the
- * join then makes one large two-byte string and encodes it whole.
+ * The records in order, cut into chunks of at most `maxChunkBytes` (one record at least), stored as chunk-bytes.ts
+ * says. The records' bytes are copied together: joining their JSON as strings first cost three times as much once
+ * a record held a character beyond Latin-1 (the masked key's `…`), the join then making one large two-byte string.
  */
-function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): MadeChunk[] {
+function chunksOf(records: readonly EncodedRequest[], maxChunkBytes: number): MadeChunk[] {
   const made: MadeChunk[] = [];
   let parts: Buffer[] = [];
   let scopes = new Map<string, number>();
   let size = 2;
   const close = () => made.push({ bytes: packChunk(joined(parts, size - 1)), jsonBytes: size - 1, count: parts.length, scopes });
-  for (const record of records) {
-    const part = Buffer.from(JSON.stringify(record));
+  for (const { bytes: part, scope } of records) {
     // Its bytes and a comma.
     const bytes = part.byteLength + 1;
     if (parts.length > 0 && size + bytes > maxChunkBytes) {
@@ -148,7 +160,7 @@ function chunksOf(records: readonly RequestRecord[], maxChunkBytes: number): Mad
       size = 2;
     }
     parts.push(part);
-    scopes.set(scopeOf(record), (scopes.get(scopeOf(record)) ?? 0) + bytes);
+    scopes.set(scope, (scopes.get(scope) ?? 0) + bytes);
     size += bytes;
   }
   close();

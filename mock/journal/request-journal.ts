@@ -1,13 +1,14 @@
 /**
  * The request journal: every request the API pipeline answered, kept in the store within a byte budget and read a
- * page at a time (`GET /_mock/requests`). Entries are written in small batches, off the request's path; a read
- * writes what is waiting first, so a client always finds its own requests. Values a caller controls are cut to a
+ * page at a time (`GET /_mock/requests`). Each entry is turned into its JSON's bytes as it is added, and entries
+ * are written in batches, off the request's path; a read writes what is waiting first, so a client always finds its
+ * own requests. Values a caller controls are cut to a
  * bounded length, so that no request can make an entry large.
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import { cut, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
-import { appendRequests, journalEntry, journalPage, journalSince, type JournalQuery, type RequestRecord } from './journal-records.ts';
+import { appendRequests, encodeRequest, journalEntry, journalPage, journalSince, type EncodedRequest, type JournalQuery, type RequestRecord } from './journal-records.ts';
 
 /**
  * A journal entry as `/_mock/requests` lists it: the time formatted, the partner only as its masked key, what was
@@ -65,7 +66,7 @@ const batchDelayMs = 100;
 
 export function createRequestJournal(options: { store: Store; maxBytes: number; logger: Logger }): RequestJournal {
   const { store, maxBytes, logger } = options;
-  let waiting: RequestRecord[] = [];
+  let waiting: EncodedRequest[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   const listeners = new Set<() => void>();
@@ -93,7 +94,7 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
 
   return {
     add(record) {
-      waiting.push(bounded(record));
+      waiting.push(encodeRequest(bounded(record)));
       if (waiting.length >= batchSize) void flush();
       else if (!timer) {
         timer = setTimeout(() => void flush(), batchDelayMs);

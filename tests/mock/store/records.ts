@@ -13,7 +13,7 @@ import { createCustomer, getCustomer, listCustomers, type CustomerRecord } from 
 import { getDocument, listDocuments } from '../../../mock/documents/document-records.ts';
 import { claimCompany, claimDue, commitStep, insertStep, nextStepDueAt, type NextStep, type StepClaim } from '../../../mock/formation/timeline-records.ts';
 import { idempotencyRecords, type IdempotencyLock, type StoredResponse } from '../../../mock/idempotency/idempotency-records.ts';
-import { appendRequests, journalPage, type JournalQuery, type RequestRecord } from '../../../mock/journal/journal-records.ts';
+import { appendRequests, encodeRequest, journalPage, type JournalQuery, type RequestRecord } from '../../../mock/journal/journal-records.ts';
 import type { CompanyChange } from '../../../mock/formation/lifecycle.ts';
 import type { PageRequest } from '../../../mock/pagination/page.ts';
 import type { Store } from '../../../mock/store/store.ts';
@@ -96,7 +96,7 @@ export function recordsOn(store: Store, options: RecordOptions = defaultRecordOp
       },
     },
     journal: {
-      append: (records: readonly RequestRecord[]) => store.write((tx) => appendRequests(tx, records, options.journalMaxBytes)),
+      append: (records: readonly RequestRecord[]) => store.write((tx) => appendRequests(tx, records.map(encodeRequest), options.journalMaxBytes)),
       page: (query: JournalQuery) => store.read((tx) => journalPage(tx, query)),
     },
     secret: (name: string, create: () => string) => secret(store, name, create),
