@@ -104,3 +104,22 @@ it('names no file of a clone (.ci/use-node) in anything it prints', async () => 
   const files = (await readdir(pkg, { recursive: true })).filter((file) => /\.(mjs|js|md)$/.test(file) && !file.startsWith('generated'));
   for (const file of files) expect(await readFile(join(pkg, file), 'utf8'), file).not.toContain('.ci/use-node');
 });
+
+it("logs readable lines in the terminal's format, through its own pino-pretty (formatted in a worker thread)", async () => {
+  const port = await freePort();
+  const pretty = spawn('npx', ['--yes', `./${basename(tarball)}`, '--port', String(port), '--log-format', 'pretty', '--store', 'memory'], { cwd: folder, detached: true });
+  let printed = '';
+  pretty.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  pretty.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  try {
+    const deadline = Date.now() + 120_000;
+    while (!/listening on/.test(printed) && Date.now() < deadline && pretty.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(printed).toMatch(/\] INFO: Partner Formation API mock \(sandbox\) listening on http:\/\/127\.0\.0\.1:\d+/);
+  } finally {
+    if (pretty.pid !== undefined && pretty.exitCode === null) {
+      const exited = new Promise((resolve) => pretty.once('exit', resolve));
+      process.kill(-pretty.pid, 'SIGTERM');
+      await exited;
+    }
+  }
+}, 150_000);
