@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildMock, startMockProcess, type MockProcess } from '../mock/launch/mock-process.ts';
 import { redisServerPath, startRedisServer, type RedisServer } from '../tests/support/redis-server.ts';
-import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
+import { asShipped, createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, storeOnly, type OperationName } from './load.ts';
 
 const usage = `Usage: npm run bench -- [--duration S] [--connections N] [--creates N] [--stores memory,sqlite,redis] [--baseline DIR]
 
@@ -103,17 +103,18 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     // As shipped: npm start's own defaults, the rate limit lifted, the log written to the run's file.
-    targets.push(await startMock(shippedTarget, ['--rate-limit', '500000'], 1, undefined, undefined, { shipped: true }));
-    if (baselineRoot !== undefined) targets.push(await startMock(baselineName(shippedTarget), ['--rate-limit', '500000'], 1, undefined, baselineRoot, { shipped: true }));
-    targets.push(await startMock(terminalTarget, ['--rate-limit', '500000', '--log-format', 'pretty'], 1, undefined, undefined, { shipped: true }));
-    if (baselineRoot !== undefined) targets.push(await startMock(baselineName(terminalTarget), ['--rate-limit', '500000', '--log-format', 'pretty'], 1, undefined, baselineRoot, { shipped: true }));
+    for (const [name, args] of [[shippedTarget, asShipped], [terminalTarget, [...asShipped, '--log-format', 'pretty']]] as const) {
+      targets.push(await startMock(name, [...args]));
+      if (baselineRoot !== undefined) targets.push(await startMock(baselineName(name), [...args], 1, undefined, baselineRoot));
+    }
     const mocks: [string, string[], number?][] = [
       [memoryTarget, ['--store', 'memory']],
       ['mock · memory, responses checked', ['--store', 'memory', '--validate-responses', 'on']],
       ...(stores.has('sqlite') ? ([['mock · sqlite', ['--store', `sqlite:${join(logDir, 'bench.db')}`]]] as [string, string[]][]) : []),
       ...(redis ? ([['mock · redis', ['--store', `${redis.url}/1`]], ['mock · redis, 2 replicas', ['--store', `${redis.url}/2`], 2]] as [string, string[], number][]) : []),
     ];
-    for (const [name, args, replicas] of mocks) {
+    for (const [name, storeArgs, replicas] of mocks) {
+      const args = [...storeOnly, ...storeArgs];
       targets.push(await startMock(name, args, replicas, redis));
       // Each baseline right after its twin, on a store of its own (another SQLite file, another Redis database).
       if (baselineRoot !== undefined && !name.includes('checked')) targets.push(await startMock(baselineName(name), baselineArgs(args), replicas, redis, baselineRoot));
@@ -258,18 +259,16 @@ const baselineName = (name: string) => name.replace(/^mock · /, 'baseline · ')
 const baselineArgs = (args: string[]) =>
   args.map((arg) => (arg.startsWith('sqlite:') ? arg.replace(/\.db$/, '-baseline.db') : arg.startsWith('redis://') ? arg.replace(/\/(\d+)$/, (_, db: string) => `/${Number(db) + 8}`) : arg));
 
-/** The settings of the store rows: only the store's own cost (no response check, no log line, no timeline). */
-const storeOnly = ['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual'];
-
-async function startMock(name: string, extra: string[], replicas = 1, redis?: RedisServer, root?: string, options: { shipped?: boolean } = {}): Promise<Target> {
+/** A mock run with `args` (`replicas` processes on one store), and the customer its reads fetch. */
+async function startMock(name: string, args: string[], replicas = 1, redis?: RedisServer, root?: string): Promise<Target> {
   const mocks: MockProcess[] = [];
   const stop = () => Promise.all(mocks.map((mock) => mock.stop())).then(() => undefined);
   try {
     for (let n = 0; n < replicas; n += 1) {
-      mocks.push(await launchMock([...(options.shipped ? [] : storeOnly), ...extra], root));
+      mocks.push(await launchMock(args, root));
     }
     const urls = mocks.map((mock) => mock.url);
-    const storePid = extra.some((arg) => arg.startsWith('redis://')) ? redis?.pid : undefined;
+    const storePid = args.some((arg) => arg.startsWith('redis://')) ? redis?.pid : undefined;
     return { name, urls, pids: mocks.map((mock) => mock.pid), stop, customerId: await createCustomerToRead(urls[0] as string, name), ...(storePid === undefined ? {} : { storePid }) };
   } catch (error) {
     await stop();

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { buildMock, startMockProcess } from '../mock/launch/mock-process.ts';
-import { createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, type OperationName } from './load.ts';
+import { asShipped, createCustomerToRead, exampleCustomerId, freePort, loadRequest, operationNames, spawnServer, storeOnly, type OperationName } from './load.ts';
 
 const usage = `Usage: npm run bench:instructions -- [--warm-up N] [--requests N] [--windows N] [--connections N] [--baseline DIR]
 
@@ -74,11 +74,6 @@ interface Target {
 const underValgrindTimeoutMs = 5 * 60_000;
 const callgrind = (outFile: string) => ['valgrind', '-q', '--tool=callgrind', `--callgrind-out-file=${outFile}`];
 const singleThreaded = ['--single-threaded'];
-
-/** The settings of the store targets: only the store's own cost (no response check, no log line, no timeline). */
-const storeOnly = ['--log-level', 'error', '--rate-limit', '500000', '--validate-responses', 'off', '--formation-timeline', 'manual'];
-/** As `npm start` runs it (SQLite, responses checked, a log line per request), the rate limit lifted for the load. */
-const asShipped = ['--rate-limit', '500000'];
 
 function mockTarget(name: string, id: string, extra: readonly string[], root?: string, settings: readonly string[] = storeOnly): Target {
   return {

@@ -22,6 +22,15 @@ export type OperationName = 'getCustomer' | 'createCustomer';
 
 export const operationNames: readonly OperationName[] = ['getCustomer', 'createCustomer'];
 
+/**
+ * The mock's settings as `npm start` runs it (SQLite, every response checked, a log line per request), with only the
+ * rate limit lifted, so that the load is answered rather than refused.
+ */
+export const asShipped: readonly string[] = ['--rate-limit', '500000'];
+
+/** The settings of the store rows: only the store's own cost (no response check, no log line, no timeline). */
+export const storeOnly: readonly string[] = ['--log-level', 'error', ...asShipped, '--validate-responses', 'off', '--formation-timeline', 'manual'];
+
 /** The request of one measured operation; a create gets a fresh Idempotency-Key each time, so none is a replay. */
 export function loadRequest(operation: OperationName, customerId: string): LoadRequest {
   const headers = { authorization: benchKey, 'content-type': 'application/json' };

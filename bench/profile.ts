@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildMock, startMockProcess } from '../mock/launch/mock-process.ts';
-import { createCustomerToRead, loadRequest, operationNames, type OperationName } from './load.ts';
+import { asShipped, createCustomerToRead, loadRequest, operationNames, type OperationName } from './load.ts';
 
 const usage = `Usage: npm run bench:profile -- [--duration S] [--connections N] [--operations LIST] [--top N] [--root DIR] [--mock-args=ARGS]
 
@@ -132,7 +132,7 @@ async function selfTimes(profile: Profile): Promise<{ byPart: Map<string, number
 async function profileOperation(operation: OperationName): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'profile-'));
   const profiles = join(dir, 'profiles');
-  const mock = await startMockProcess({ args: ['--rate-limit', '500000', ...mockArgs], logDir: dir, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profiles}`], root: projectRoot });
+  const mock = await startMockProcess({ args: [...asShipped, ...mockArgs], logDir: dir, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profiles}`], root: projectRoot });
   let requests = 0;
   try {
     const customerId = await createCustomerToRead(mock.url, 'the profiled mock');
