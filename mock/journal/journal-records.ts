@@ -276,15 +276,16 @@ function forgetIn(tx: Tx, position: number, scope: string, alone: boolean): numb
     // As counted when it was added: its JSON and a comma (a chunk's bytes are theirs, less one, and the brackets).
     if (record !== null && records[index] === null) scopeFreed += Buffer.byteLength(JSON.stringify(record)) + 1;
   });
+  const jsonBytes = chunkJsonLength(value);
   if (records.every((record) => record === null)) {
     tx.delete(chunks, key(position));
-    tx.add(scopeBytes, scope, -(alone ? chunkJsonLength(value) - 1 : scopeFreed));
-    return chunkJsonLength(value);
+    tx.add(scopeBytes, scope, -(alone ? jsonBytes - 1 : scopeFreed));
+    return jsonBytes;
   }
   const json = Buffer.from(JSON.stringify(records));
   tx.put(chunks, key(position), packChunk(json));
   tx.add(scopeBytes, scope, -scopeFreed);
-  return chunkJsonLength(value) - json.byteLength;
+  return jsonBytes - json.byteLength;
 }
 
 /** Chunks read per scan while a page is gathered, newest first. */

@@ -2,8 +2,7 @@
  * The request journal: every request the API pipeline answered, kept in the store within a byte budget and read a
  * page at a time (`GET /_mock/requests`). Each entry is turned into its JSON's bytes as it is added, and entries
  * are written in batches, off the request's path; a read writes what is waiting first, so a client always finds its
- * own requests. Values a caller controls are cut to a
- * bounded length, so that no request can make an entry large.
+ * own requests. Values a caller controls are cut to a bounded length, so that no request can make an entry large.
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
@@ -57,7 +56,7 @@ const maxViolations = 20;
 const maxViolationLength = 1000;
 /**
  * Entries are written together, at most this many, at most this long after the first of them waited: a write costs
- * the store a commit, and at a few thousand requests a second one every 100 ms is a tenth of one every 20 ms. A
+ * the store a commit, and at a few thousand requests a second one every 100 ms is a fifth of one every 20 ms. A
  * follower of the feed sees a request within this delay; a reader of the journal at once (a read writes what is
  * waiting first). What waits is lost if the process is killed: at most this delay's requests, never an answer.
  */

@@ -44,7 +44,8 @@ export async function buildMock(options: { signal?: AbortSignal; root?: string }
 /**
  * Starts the built mock with `args` (its options: timeline, rate limit, webhooks…) on a port it picks itself
  * (`--port 0`, so no port chosen in advance can be taken by another process meanwhile), and resolves once its
- * start line (`--log-format json`, unless `args` ask for `pretty`) says where it listens. A start that fails or is aborted leaves no process.
+ * start line (`--log-format json`, unless `args` ask for `pretty`) says where it listens. A start that fails or is
+ * aborted leaves no process.
  */
 export async function startMockProcess(options: {
   args: readonly string[];

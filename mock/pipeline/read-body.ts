@@ -1,8 +1,8 @@
 /**
  * Reads the body of operations that take one: 415 for another content type, 413 past the size limit (counted
  * while reading: the 413 goes out as soon as the limit is passed, the rest is dropped as it comes, and the
- * connection is closed once the client stops sending), 503 with Retry-After when the process holds as many body bytes as its budget allows (body-budget.ts),
- * and the JSON parsed: the result says what the body is, JSON or not (a body that is not is refused by request
+ * connection is closed once the client stops sending), 503 with Retry-After when the process holds as many body
+ * bytes as its budget allows (body-budget.ts), and the JSON parsed: the result says what the body is, JSON or not (a body that is not is refused by request
  * validation, after the idempotency step has taken the key, so that the refusal is stored like any 4xx), read as
  * I-JSON by json-text.ts.
  *

@@ -24,9 +24,8 @@ export function baseName(review: Review): string {
 export function verdictSentence(review: Review): string {
   if (review.release === undefined) return 'No release in releases/ to compare with.';
   if (!review.breaksRelease) return `Compatible with release ${review.release}: no partner built on it breaks.`;
-  const introduced = review.introducedBreaks.length;
   const atBase = review.breaksAtBase === 0 ? '' : `; ${review.breaksAtBase} more were there before it`;
-  return `Breaks release ${review.release}: this change brings ${introduced} breaking change${introduced === 1 ? '' : 's'}${atBase}.`;
+  return `Breaks release ${review.release}: this change brings ${plural(review.introducedBreaks.length, 'breaking change')}${atBase}.`;
 }
 
 /** The changes by operation or webhook (their scope), in the order they were found. */

@@ -9,13 +9,15 @@
  * they fell due, so a busy company cannot starve a quiet one.
  */
 import { key, numberPart, parts, within } from '../../store/keys.ts';
-import type { Tx } from '../../store/store.ts';
+import type { ReadOptions, Tx } from '../../store/store.ts';
 import { newClaimToken } from '../../leases/claim-token.ts';
 import { nextDueAt, takeDue, visitDue } from '../../leases/due-work.ts';
 import { deliveries, deliveriesByEndpoint, deliveriesByLane, endpointDue, endpointLaneKey, endpointRounds, endpointStates, endpointsDue, events, laneClaims, lanes, lanesDue, type LaneClaimRow, type LaneRow } from './outbox-tables.ts';
 import type { LaneClaim } from './outbox-types.ts';
 
 const dueKey = (lane: LaneRow, endpointId: string, laneKey: string) => key(endpointId, lane.dueAt, lane.dueSeq, laneKey);
+/** The endpoint's own lane (its `webhook_endpoint.disabled` notices), while it has one: only it is claimed then. */
+const ownLane = (tx: Tx, endpointId: string, options?: ReadOptions) => tx.get(lanes, key(endpointId, endpointLaneKey), options);
 
 /** Makes the lane free and due at `at` (made if new), behind the lanes that became due the same millisecond. */
 export function makeLaneDue(tx: Tx, endpointId: string, laneKey: string, at: number): void {
@@ -71,7 +73,7 @@ export function indexEndpoint(tx: Tx, endpointId: string): void {
  * until its notice is delivered, so lanes due earlier behind it are not due), else its earliest lane.
  */
 function firstClaimable(tx: Tx, endpointId: string): readonly [number, number] | undefined {
-  const own = tx.get(lanes, key(endpointId, endpointLaneKey));
+  const own = ownLane(tx, endpointId);
   if (own) return [own.dueAt, own.dueSeq];
   const [first] = tx.scan(lanesDue, within([endpointId], { limit: 1 }));
   return first ? [numberPart(first.key, 1), numberPart(first.key, 2)] : undefined;
@@ -129,7 +131,7 @@ export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number, 
     if (room <= 0) return undefined;
     const before = claims.length;
     // Its own lane first and alone: walking the lanes waiting behind it would find none claimable, on every round.
-    const own = tx.get(lanes, key(endpointId, endpointLaneKey));
+    const own = ownLane(tx, endpointId);
     if (own) {
       const claim = own.dueAt <= now ? claimLane(tx, endpointId, endpointLaneKey, now, leaseMs) : undefined;
       if (claim) claims.push(claim);
@@ -143,7 +145,7 @@ export function claimLanes(tx: Tx, now: number, leaseMs: number, limit: number, 
 function claimLane(tx: Tx, endpointId: string, laneKey: string, now: number, leaseMs: number): LaneClaim | undefined {
   const held = tx.get(laneClaims, key(endpointId, laneKey));
   if (held && held.until > now) return undefined;
-  if (laneKey !== endpointLaneKey && tx.get(lanes, key(endpointId, endpointLaneKey)) !== undefined) return undefined;
+  if (laneKey !== endpointLaneKey && ownLane(tx, endpointId) !== undefined) return undefined;
   const position = laneHead(tx, endpointId, laneKey);
   const delivery = position === undefined ? undefined : tx.get(deliveries, key(position));
   const event = delivery === undefined ? undefined : tx.get(events, key(delivery.eventSeq));
@@ -195,7 +197,7 @@ export function nextLaneDueAt(tx: Tx, slots?: DeliverySlots): number | undefined
     const endpointId = parts(entry.key)[2] as string;
     if (freeSlots(slots, endpointId) <= 0 || partnerRoom(tx, slots, endpointId, noneTaken).room <= 0) return undefined;
     const heldUntil = (laneEntry: string) => tx.get(laneClaims, key(endpointId, parts(laneEntry)[3] as string), { snapshot: true })?.until;
-    const own = tx.get(lanes, key(endpointId, endpointLaneKey), { snapshot: true });
+    const own = ownLane(tx, endpointId, { snapshot: true });
     // While it has its own lane, that lane alone can be claimed: when it is free (or its lease runs out) is when.
     const ownHeld = own && tx.get(laneClaims, key(endpointId, endpointLaneKey), { snapshot: true })?.until;
     const at = own ? Math.max(own.dueAt, ownHeld ?? own.dueAt) : nextDueAt(tx, lanesDue, heldUntil, [endpointId]);
