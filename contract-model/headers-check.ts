@@ -30,7 +30,7 @@ export function compileHeadersCheck(
         continue;
       }
       const value = header.numeric && /^-?\d+$/.test(raw) ? Number(raw) : raw;
-      if (!header.validate(value)) problems.push(...describeSchemaErrors(`header ${header.name} ${JSON.stringify(raw)}`, header.validate.errors));
+      if (!header.validate(value)) problems.push(...describeSchemaErrors(`header ${header.name} ${JSON.stringify(raw)}`, header.validate.errors, header.validate.more));
     }
   };
 }

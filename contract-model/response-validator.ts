@@ -4,7 +4,6 @@
  * matches it (a JSON body its schema, a binary one its size). The mock runs it on every answer before it
  * leaves, the contract suite on every answer it receives, so that both hold a response to the same reading.
  */
-import type { ValidateFunction } from 'ajv';
 import { deref, type ContractDocument, type JsonObject } from './document.ts';
 import { compileHeadersCheck } from './headers-check.ts';
 import type { ContractOperation, ContractResponse } from './operations.ts';
@@ -86,10 +85,10 @@ function compileBodyCheck(
   // A stream of events is written after its head, as the events come: there is no body to check when it is finalised.
   if (schema === undefined || mediaType === 'text/event-stream') return () => undefined;
   if (isJsonMediaType(mediaType)) {
-    const validate: ValidateFunction = compiler.compile(schema);
+    const validate = compiler.compile(schema);
     return (problems, { json }) => {
       if (json === undefined) problems.push(`the body is declared ${mediaType} but is not JSON`);
-      else if (!validate(json)) problems.push(...describeSchemaErrors('body', validate.errors));
+      else if (!validate(json)) problems.push(...describeSchemaErrors('body', validate.errors, validate.more));
     };
   }
   // A binary body (the PDF): its schema is `type: string, format: binary`, so what can be checked is its size.

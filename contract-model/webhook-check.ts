@@ -3,15 +3,14 @@
  * webhook's body schema, its headers the webhook's header parameters, and its `id` must be the `webhook-id` it came
  * under. Used by the contract suite on what a target delivers, and by the mock's relay on what a sandbox sends.
  */
-import type { ValidateFunction } from 'ajv';
 import type { ContractDocument } from './document.ts';
 import { compileHeadersCheck, type HeadersCheck } from './headers-check.ts';
 import { listWebhooks } from './operations.ts';
 import { describeSchemaErrors } from './schema-errors.ts';
-import type { SchemaCompiler } from './schema-compiler.ts';
+import type { SchemaCheck, SchemaCompiler } from './schema-compiler.ts';
 
 interface CompiledWebhook {
-  body: ValidateFunction;
+  body: SchemaCheck;
   headers: HeadersCheck;
 }
 
@@ -46,7 +45,7 @@ export function compileWebhookCheck(document: ContractDocument, compiler: Schema
     const check = typeof type === 'string' ? checkOf(type) : undefined;
     if (!check) return [`body/type: ${typeof type === 'string' ? `${JSON.stringify(type.slice(0, 100))} is not` : 'must be'} one of the contract's webhooks (${types.join(', ')})`];
     const found: string[] = [];
-    if (!check.body(body)) found.push(...describeSchemaErrors('body', check.body.errors));
+    if (!check.body(body)) found.push(...describeSchemaErrors('body', check.body.errors, check.body.more));
     check.headers(headers, found);
     const id = (body as { id?: unknown }).id;
     const webhookId = headers['webhook-id'];

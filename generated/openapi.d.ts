@@ -729,7 +729,10 @@ export interface components {
             message: string;
             requestId: components["schemas"]["RequestId"];
             /**
-             * @description Every problem found, on `E_VALIDATION_FAILED` only.
+             * @description The problems found, on `E_VALIDATION_FAILED` only: each field's most basic one, at most 100. Validation
+             *     stops listing once it has found more than that; `message` then says that there are more, and `details` holds
+             *     the first found. An array longer than its `maxItems` is one problem (`E_TOO_MANY_ITEMS`), and the items past
+             *     one beyond its limit are not looked into.
              * @example [
              *       {
              *         "in": "body",

@@ -48,6 +48,26 @@ export function requestFor(operation: ContractOperation): fc.Arbitrary<Promise<G
   );
 }
 
+/** Where a hostile body grows: a place in a generated body, as the keys and indexes that lead to it. */
+export type Place = (string | number)[];
+
+/** Every object and array of a JSON value, outermost first. */
+export function placesOf(value: unknown, at: Place = []): { place: Place; kind: 'object' | 'array' }[] {
+  if (value === null || typeof value !== 'object') return [];
+  const here = { place: at, kind: Array.isArray(value) ? ('array' as const) : ('object' as const) };
+  const below = Object.entries(value).flatMap(([key, child]) => placesOf(child, [...at, Array.isArray(value) ? Number(key) : key]));
+  return [here, ...below];
+}
+
+/** The value with the one at `place` replaced by what `change` makes of it. */
+export function replaceAt(value: unknown, place: Place, change: (old: unknown) => unknown): unknown {
+  if (place.length === 0) return change(value);
+  const [head, ...rest] = place;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as JsonObject) }) as Record<string | number, unknown>;
+  copy[head as string] = replaceAt(copy[head as string], rest, change);
+  return copy;
+}
+
 /** The seed of this run: FUZZ_SEED to replay one, else a fresh one (printed by the suite). */
 export const seed = process.env.FUZZ_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
 /** Cases per property: FUZZ_RUNS, or the bounded default `npm test` runs. */

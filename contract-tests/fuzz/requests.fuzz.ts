@@ -5,15 +5,19 @@
  *    the contract documents (the suite's response check runs on each, as in the contract suite).
  * 2. Valid requests are broken in one way each (types, limits, unknown fields, encodings, headers, query): each is
  *    refused with the documented status and code, at the broken field, and a refused create creates nothing.
+ * 3. Bodies made large and deep where they hurt a validator most (arrays of thousands of broken items, tens of
+ *    thousands of unknown properties, nesting thousands of levels deep, anywhere in a generated body): each is
+ *    refused as 400 E_VALIDATION_FAILED with at most the contract's number of details, or 413 past the body limit.
  *
  * The seed is printed first; `FUZZ_SEED=<seed> npm run test:fuzz` replays a run, `FUZZ_RUNS=<n>` sets the cases
  * per property.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { contractFacts } from '../../generated/contract-facts.ts';
 import { customerRequest } from '../support/fixtures.ts';
 import { rawRequest, takeViolations, type RawCall, type RawResult } from '../support/observe.ts';
-import { operations, requestFor, runs, seed } from './generators.ts';
+import { operations, placesOf, replaceAt, requestFor, runs, seed } from './generators.ts';
 
 beforeAll(() => {
   console.log(`fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
@@ -122,6 +126,57 @@ describe('every operation, broken in one way', () => {
         }
       }),
       settings(30),
+    );
+  });
+});
+
+/** A way to make a body as costly to check as it can be, at one of its places. */
+const growth = fc.oneof(
+  // Up to 300,000 items: past the body limit for most, and for empty objects about what fits under it.
+  fc.record({ kind: fc.constant('long array' as const), count: fc.integer({ min: 1_000, max: 300_000 }), item: fc.constantFrom<unknown>({}, 0, null, 'x', [], { unknown: 1 }) }),
+  fc.record({ kind: fc.constant('unknown properties' as const), count: fc.integer({ min: 1_000, max: 40_000 }) }),
+  fc.record({ kind: fc.constant('deep nesting' as const), count: fc.integer({ min: 1_000, max: 100_000 }) }),
+);
+type Growth = typeof growth extends fc.Arbitrary<infer T> ? T : never;
+
+/** The grown value as JSON text: written out, since a value nested this deep overflows JSON.stringify's stack. */
+function grown(old: unknown, how: Growth): string {
+  if (how.kind === 'long array') return `[${Array(how.count).fill(JSON.stringify(how.item)).join(',')}]`;
+  if (how.kind === 'deep nesting') return `${'['.repeat(how.count)}${']'.repeat(how.count)}`;
+  const kept = old !== null && typeof old === 'object' && !Array.isArray(old) ? JSON.stringify(old).slice(1, -1) : '';
+  const flood = Array.from({ length: how.count }, (_, index) => `"unknown${index}":${index}`).join(',');
+  return `{${kept === '' ? '' : `${kept},`}${flood}}`;
+}
+
+const bodyOperations = operations.filter((operation) => operation.requestBody?.content.has('application/json'));
+const { maxItems: maxDetails } = contractFacts.errorDetails;
+
+describe('bodies made large and deep', () => {
+  it.each(bodyOperations.map((operation) => [operation.operationId, operation] as const))('%s: refused as any invalid body, within the contract\'s number of details', async (_id, operation) => {
+    await fc.assert(
+      fc.asyncProperty(requestFor(operation), growth, fc.nat(), async (pending, how, pick) => {
+        const request = await pending;
+        const body: unknown = JSON.parse(request.body ?? '{}');
+        // An array of the body, when it has one, half of the time: where a validator loops.
+        const all = placesOf(body);
+        const arrays = all.filter((candidate) => candidate.kind === 'array');
+        const places = arrays.length > 0 && pick % 2 === 0 ? arrays : all;
+        const { place } = places[Math.floor(pick / 2) % places.length] ?? { place: [] };
+        const marker = `"grown-${crypto.randomUUID()}"`;
+        let old: unknown;
+        const text = JSON.stringify(replaceAt(body, place, (value) => ((old = value), JSON.parse(marker)))).replace(marker, () => grown(old, how));
+        const what = `${operation.operationId}: ${how.kind} (${how.count}) at /${place.join('/')}`;
+        const result = await rawRequest({ method: operation.method, path: request.path, headers: request.headers, body: text });
+        expectNoViolation(result, what);
+        if (Buffer.byteLength(text) > contractFacts.limits.requestBodyMaxBytes) {
+          expect([result.status, result.errorCode], what).toEqual([413, 'E_PAYLOAD_TOO_LARGE']);
+          return;
+        }
+        expect([result.status, result.errorCode], what).toEqual([400, 'E_VALIDATION_FAILED']);
+        expect(result.details.length, what).toBeGreaterThan(0);
+        expect(result.details.length, what).toBeLessThanOrEqual(maxDetails);
+      }),
+      settings(25),
     );
   });
 });

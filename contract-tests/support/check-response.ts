@@ -60,7 +60,7 @@ function checkOutsideOperations(route: SuiteRoute, observed: ObservedResponse, m
   if (mediaType !== 'application/json') problems.push(`content type ${mediaType || '(none)'} is not application/json`);
   const envelope = compiler.component('ErrorEnvelope');
   if (mediaType === 'application/json' && json === undefined) problems.push(`the body is declared ${mediaType} but is not JSON`);
-  if (json !== undefined && !envelope(json)) problems.push(...describeSchemaErrors('body', envelope.errors));
+  if (json !== undefined && !envelope(json)) problems.push(...describeSchemaErrors('body', envelope.errors, envelope.more));
   if (route.kind === 'method-not-allowed' && !observed.headers.get('allow')) problems.push('a 405 must list the allowed methods in Allow');
   const header = observed.headers.get('x-request-id');
   if (header === null || !compiler.component('RequestId')(header)) problems.push('header x-request-id is missing or invalid');
@@ -116,7 +116,7 @@ export function checkRefusal(observed: ObservedRefusal): Verdict {
   if (mediaType !== 'application/json') problems.push(`content type ${mediaType || '(none)'} is not application/json`);
   const envelope = compiler.component('ErrorEnvelope');
   if (json === undefined) problems.push('the body is not JSON');
-  else if (!envelope(json)) problems.push(...describeSchemaErrors('body', envelope.errors));
+  else if (!envelope(json)) problems.push(...describeSchemaErrors('body', envelope.errors, envelope.more));
   const header = observed.headers.get('x-request-id');
   if (header === null || !compiler.component('RequestId')(header)) problems.push('header x-request-id is missing or invalid');
   const requestId = (json as { error?: { requestId?: unknown } } | undefined)?.error?.requestId;

@@ -24,11 +24,14 @@ export class ApiError extends Error {
 /** The contract bounds `details` (Error.details maxItems) and each `field` (FieldError.field maxLength); a request can exceed both. */
 const { maxItems: maxDetails, maxFieldLength } = contractFacts.errorDetails;
 
-export const validationFailed = (details: FieldError[]): ApiError =>
+/** `more`: the validation stopped listing before it had found every problem, so there are more than `details`. */
+export const validationFailed = (details: FieldError[], more = false): ApiError =>
   new ApiError(
     400,
     'E_VALIDATION_FAILED',
-    details.length > maxDetails ? `The request is invalid; the first ${maxDetails} of ${details.length} problems are in details.` : 'The request is invalid; see details.',
+    more || details.length > maxDetails
+      ? `The request is invalid; details holds the first ${Math.min(details.length, maxDetails)} problems found, and there are more.`
+      : 'The request is invalid; see details.',
     details.slice(0, maxDetails).map((detail) =>
       detail.field.length <= maxFieldLength ? detail : { ...detail, field: `${detail.field.slice(0, maxFieldLength - 1)}…` },
     ),

@@ -3,12 +3,11 @@
  * compiled once from the bundle. Prism's engine reaches the same verdicts (tests/mock/validation), at a fraction
  * of the cost per request.
  */
-import type { ValidateFunction } from 'ajv';
 import type { FieldError } from '../../generated/openapi.js';
 import { deref, type ContractDocument, type JsonObject } from '../../contract-model/document.ts';
 import type { ContractOperation, ContractParameter } from '../../contract-model/operations.ts';
 import { escapeToken, mostBasicPerField, toFieldErrors } from './field-errors.ts';
-import type { SchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import type { SchemaCheck, SchemaCompiler } from '../../contract-model/schema-compiler.ts';
 
 export interface IncomingRequestParts {
   pathParams: Record<string, string>;
@@ -24,7 +23,8 @@ export interface ValidatedRequest {
   body: unknown;
 }
 
-export type RequestVerdict = { ok: true; request: ValidatedRequest } | { ok: false; details: FieldError[] };
+/** `more`: there were more problems than `details` lists (each list of problems is bounded). */
+export type RequestVerdict = { ok: true; request: ValidatedRequest } | { ok: false; details: FieldError[]; more: boolean };
 
 export type RequestValidator = (parts: IncomingRequestParts) => RequestVerdict;
 
@@ -46,9 +46,14 @@ export function compileRequestValidator(
   const checkQueryShape = !operation.signedQuery;
 
   return (parts) => {
+    // Appended one by one: a list spread into a call's arguments overflows the stack once it is long enough.
     const details: FieldError[] = [];
+    let more = false;
+    const note = (found: Iterable<FieldError>) => {
+      for (const problem of found) details.push(problem);
+    };
     const validated: ValidatedRequest = { pathParams: {}, query: {}, body: parts.body };
-    if (checkQueryShape) details.push(...queryShapeProblems(parts.query, queryNames));
+    if (checkQueryShape) note(queryShapeProblems(parts.query, queryNames));
     for (const parameter of parameters) {
       const raw = parameter.read(parts);
       if (raw === undefined) {
@@ -56,18 +61,22 @@ export function compileRequestValidator(
         continue;
       }
       const value = parameter.coerce(raw);
-      if (!parameter.validate(value)) details.push(...toFieldErrors(parameter.validate.errors, parameter.in, `/${escapeToken(parameter.name)}`));
-      else if (parameter.in === 'path') validated.pathParams[parameter.name] = value;
+      if (!parameter.validate(value)) {
+        note(toFieldErrors(parameter.validate.errors, parameter.in, `/${escapeToken(parameter.name)}`));
+        more ||= parameter.validate.more;
+      } else if (parameter.in === 'path') validated.pathParams[parameter.name] = value;
       else if (parameter.in === 'query') validated.query[parameter.name] = value;
     }
     if (body) {
       if (parts.body === undefined) {
         if (bodyRequired) details.push({ in: 'body', field: '', code: 'E_REQUIRED', message: 'A JSON body is required.' });
       } else {
-        details.push(...body(parts.body));
+        const found = body(parts.body);
+        note(found.problems);
+        more ||= found.more;
       }
     }
-    return details.length > 0 ? { ok: false, details: mostBasicPerField(details) } : { ok: true, request: validated };
+    return details.length > 0 ? { ok: false, details: mostBasicPerField(details), more } : { ok: true, request: validated };
   };
 }
 
@@ -99,7 +108,7 @@ interface CompiledParameter {
   required: boolean;
   read(parts: IncomingRequestParts): string | undefined;
   coerce(raw: string): unknown;
-  validate: ValidateFunction;
+  validate: SchemaCheck;
 }
 
 function compileParameter(document: ContractDocument, parameter: ContractParameter, compiler: SchemaCompiler): CompiledParameter {
@@ -126,7 +135,11 @@ function compileParameter(document: ContractDocument, parameter: ContractParamet
   };
 }
 
-type BodyValidator = (body: unknown) => FieldError[];
+type BodyValidator = (body: unknown) => { problems: FieldError[]; more: boolean };
+
+const bodyProblems = (validate: SchemaCheck, body: unknown) =>
+  validate(body) ? { problems: [], more: false } : { problems: toFieldErrors(validate.errors, 'body'), more: validate.more };
+const bodyProblem = (problem: FieldError) => ({ problems: [problem], more: false });
 
 /**
  * A body that is a `oneOf` of object variants, each fixing one property to one value (entityType: LLC | CCorp),
@@ -138,22 +151,24 @@ function compileBody(document: ContractDocument, schema: JsonObject, compiler: S
   const selector = Array.isArray(resolved.oneOf) ? findSelector(document, resolved.oneOf as JsonObject[]) : undefined;
   if (!selector) {
     const validate = compiler.compile(schema);
-    return (body) => (validate(body) ? [] : toFieldErrors(validate.errors, 'body'));
+    return (body) => bodyProblems(validate, body);
   }
-  const variants = new Map<unknown, ValidateFunction>(selector.variants.map(({ value, schema: variant }) => [value, compiler.compile(variant)]));
+  const variants = new Map<unknown, SchemaCheck>(selector.variants.map(({ value, schema: variant }) => [value, compiler.compile(variant)]));
   const allowed = selector.variants.map(({ value }) => String(value));
   return (body) => {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      return [{ in: 'body', field: '', code: 'E_TYPE', message: 'Must be of type object.' }];
+      return bodyProblem({ in: 'body', field: '', code: 'E_TYPE', message: 'Must be of type object.' });
     }
     const value = (body as JsonObject)[selector.property] ?? selector.defaultValue;
     const validate = variants.get(value);
     if (!validate) {
-      return value === undefined
-        ? [{ in: 'body', field: `/${selector.property}`, code: 'E_REQUIRED', message: 'Required.' }]
-        : [{ in: 'body', field: `/${selector.property}`, code: 'E_NOT_ALLOWED_VALUE', message: `Must be one of ${allowed.join(', ')}.` }];
+      return bodyProblem(
+        value === undefined
+          ? { in: 'body', field: `/${selector.property}`, code: 'E_REQUIRED', message: 'Required.' }
+          : { in: 'body', field: `/${selector.property}`, code: 'E_NOT_ALLOWED_VALUE', message: `Must be one of ${allowed.join(', ')}.` },
+      );
     }
-    return validate(body) ? [] : toFieldErrors(validate.errors, 'body');
+    return bodyProblems(validate, body);
   };
 }
 

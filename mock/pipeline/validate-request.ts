@@ -34,7 +34,7 @@ export function validateRequest(validatorOf: (operationId: string) => RequestVal
         exchange.requestViolations = verdict.details.map((detail) => `${detail.in} ${detail.field}: ${detail.message}`);
         return next();
       }
-      respond(exchange, validationFailed(verdict.details));
+      respond(exchange, validationFailed(verdict.details, verdict.more));
       return;
     }
     exchange.validated = verdict.request;

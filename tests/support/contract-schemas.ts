@@ -2,14 +2,13 @@
  * Validators of the bundled contract's component schemas, for tests that check a value is what the contract
  * says. Built with the kit's one schema compiler, so tests, mock and contract suite read the contract the same way.
  */
-import type { ValidateFunction } from 'ajv';
 import { loadContract } from '../../contract-model/document.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { createSchemaCompiler, type SchemaCheck } from '../../contract-model/schema-compiler.ts';
 
 const compiler = createSchemaCompiler(await loadContract());
 
 /** A validator of `#/components/schemas/<name>`. */
-export function contractSchema(name: string): ValidateFunction {
+export function contractSchema(name: string): SchemaCheck {
   return compiler.component(name);
 }
 

@@ -1,0 +1,117 @@
+/**
+ * A value cut down to what its problems can be listed from in bounded time. Whether a value keeps a schema is
+ * decided on the whole value, by a validator that stops at the first problem; listing every problem is another
+ * pass, and Ajv's listing grows faster than the value (errors of each `$ref` called are copied onto those before
+ * them): 16,000 empty objects in an array of at most 50 took seconds, and 32,000 overflowed the stack. So the
+ * listing pass sees the value as the contract lets a valid one be, plus one of each thing too many:
+ *
+ * - an array keeps one item more than its `maxItems` (the array's own problem is still found, and the items
+ *   past the limit are part of that one problem);
+ * - an object keeps every property its schema names, and only the first `keptUnknownProperties` others (each of
+ *   which is a problem of its own, so the listing is over its limit already).
+ *
+ * Nothing else changes: the listing finds exactly the problems of the items and properties it keeps.
+ */
+import { pointer, type ContractDocument, type JsonObject } from './document-nodes.ts';
+
+export interface ListingBounds {
+  /** Properties a schema does not name that are kept on one object. */
+  keptUnknownProperties: number;
+  /** Items kept of an array whose schema sets no `maxItems` (the contract's lint requires one on every array). */
+  unboundedArrayItems: number;
+}
+
+/** Schemas the walk follows no further: a recursive schema would otherwise follow a deep value to its end. */
+const maxDepth = 64;
+
+export function errorListingValue(document: ContractDocument, schema: JsonObject, value: unknown, bounds: ListingBounds): unknown {
+  return bound(document, [schema], value, bounds, 0);
+}
+
+function bound(document: ContractDocument, schemas: readonly unknown[], value: unknown, bounds: ListingBounds, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || depth > maxDepth) return value;
+  const candidates = expand(document, schemas);
+  if (candidates.length === 0) return value;
+  return Array.isArray(value) ? boundArray(document, candidates, value, bounds, depth) : boundObject(document, candidates, value as JsonObject, bounds, depth);
+}
+
+function boundArray(document: ContractDocument, candidates: readonly JsonObject[], items: readonly unknown[], bounds: ListingBounds, depth: number): unknown[] {
+  const limits = candidates.map((schema) => schema.maxItems).filter((limit): limit is number => typeof limit === 'number');
+  // The largest limit of the branches the value might be read against: no branch loses an item it allows.
+  const kept = limits.length > 0 ? limits.reduce((a, b) => Math.max(a, b)) + 1 : bounds.unboundedArrayItems;
+  let result: unknown[] | undefined = items.length > kept ? items.slice(0, kept) : undefined;
+  const length = Math.min(items.length, kept);
+  for (let index = 0; index < length; index += 1) {
+    const itemSchemas: unknown[] = [];
+    for (const schema of candidates) {
+      const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+      if (index < prefix.length) itemSchemas.push(prefix[index]);
+      else if (isSchema(schema.items)) itemSchemas.push(schema.items);
+    }
+    const item = items[index];
+    const bounded = bound(document, itemSchemas, item, bounds, depth + 1);
+    if (bounded !== item) (result ??= items.slice(0, length))[index] = bounded;
+  }
+  return result ?? (items as unknown[]);
+}
+
+function boundObject(document: ContractDocument, candidates: readonly JsonObject[], object: JsonObject, bounds: ListingBounds, depth: number): JsonObject {
+  const named = new Set<string>();
+  for (const schema of candidates) {
+    if (isSchema(schema.properties)) for (const name of Object.keys(schema.properties)) named.add(name);
+    if (Array.isArray(schema.required)) for (const name of schema.required) named.add(String(name));
+  }
+  let result: JsonObject | undefined;
+  let unknown = 0;
+  for (const key of Object.keys(object)) {
+    const isNamed = named.has(key);
+    if (!isNamed && ++unknown > bounds.keptUnknownProperties) {
+      result ??= { ...object };
+      delete result[key];
+      continue;
+    }
+    const childSchemas: unknown[] = [];
+    for (const schema of candidates) {
+      const property = isSchema(schema.properties) ? (schema.properties as JsonObject)[key] : undefined;
+      if (isSchema(property)) childSchemas.push(property);
+      else if (!isNamed && isSchema(schema.additionalProperties)) childSchemas.push(schema.additionalProperties);
+    }
+    const child = object[key];
+    const bounded = bound(document, childSchemas, child, bounds, depth + 1);
+    if (bounded !== child) (result ??= { ...object })[key] = bounded;
+  }
+  return result ?? object;
+}
+
+/** The schemas a value at one place is read against: each one with its `$ref` followed and its branches. */
+function expand(document: ContractDocument, schemas: readonly unknown[]): JsonObject[] {
+  const found: JsonObject[] = [];
+  const seen = new Set<JsonObject>();
+  const pending = [...schemas];
+  while (pending.length > 0) {
+    const schema = pending.pop();
+    if (!isSchema(schema) || seen.has(schema)) continue;
+    seen.add(schema);
+    found.push(schema);
+    if (typeof schema.$ref === 'string') pending.push(resolve(document, schema.$ref));
+    for (const keyword of ['allOf', 'oneOf', 'anyOf'] as const) {
+      const branches = schema[keyword];
+      if (Array.isArray(branches)) for (const branch of branches) pending.push(branch);
+    }
+    pending.push(schema.then, schema.else);
+  }
+  return found;
+}
+
+function resolve(document: ContractDocument, ref: string): unknown {
+  try {
+    return pointer(document, ref);
+  } catch {
+    // A reference this walk cannot follow only means the value below it is listed whole.
+    return undefined;
+  }
+}
+
+function isSchema(node: unknown): node is JsonObject {
+  return node !== null && typeof node === 'object' && !Array.isArray(node);
+}
