@@ -138,6 +138,17 @@ describe('listStates', () => {
     expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
     expect(response.details).toEqual([{ in: 'query', field: '/limit', code: 'E_PARAMETER_REPEATED', message: expect.any(String) }]);
   });
+
+  it.each([
+    ['a value whose escape is not UTF-8', 'limit=%FF', '/limit'],
+    ['a value with a lone %', 'limit=1%', '/limit'],
+    ['a name whose escape is not UTF-8', '%FF=1', '/%FF'],
+    ['a value cut inside a character', 'cursor=%E0%A4', '/cursor'],
+  ])('refuses %s (E_FORMAT), never reading it as U+FFFD', async (_what, query, field) => {
+    const response = await rawRequest({ method: 'GET', path: `/v1/partner/reference/states?${query}` });
+    expect([response.status, response.errorCode]).toEqual([400, 'E_VALIDATION_FAILED']);
+    expect(response.details).toEqual([{ in: 'query', field, code: 'E_FORMAT', message: expect.any(String) }]);
+  });
 });
 
 describe('listNaicsCodes', () => {

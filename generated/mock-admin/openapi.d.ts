@@ -732,7 +732,7 @@ export interface components {
          *     | `E_TOO_FEW_ITEMS` | The array has fewer items than allowed. |
          *     | `E_TOO_MANY_ITEMS` | The array has more items than allowed. |
          *     | `E_OUT_OF_RANGE` | The number is outside its bounds or not a multiple of its step. |
-         *     | `E_FORMAT` | The value is not of the declared format (email, date, date-time, uri). |
+         *     | `E_FORMAT` | The value is not of the declared format (email, date, date-time, uri); or a query parameter's name or value has a percent-escape that is not UTF-8 (`%FF`) or not an escape (`%G1`, a lone `%`), which is never read as U+FFFD. |
          *     | `E_PATTERN` | The value does not match the declared pattern. The message states the pattern's rule in words, as the schema does beside it in `x-pattern-description` ("Must be an ISO 3166-1 alpha-3 code in capitals, such as USA."), never as the regular expression. |
          *     | `E_DUPLICATE_ITEMS` | The array has the same item twice. |
          *     | `E_INVALID` | The value breaks the contract in another way (for example it matches no variant of a union). |

@@ -4,6 +4,8 @@
  */
 export interface RequestTarget {
   readonly pathname: string;
+  /** The query as sent, without its `?`: its escapes are checked before its decoded parameters are read. */
+  readonly rawQuery: string;
   readonly searchParams: URLSearchParams;
 }
 
@@ -12,15 +14,17 @@ export function parseRequestTarget(raw: string | undefined): RequestTarget {
   // Absolute-form targets (`GET http://host/path`) are rare enough to take the slow, general path.
   if (!target.startsWith('/')) {
     const url = new URL(target, 'http://mock.invalid');
-    return { pathname: url.pathname, searchParams: url.searchParams };
+    return { pathname: url.pathname, rawQuery: url.search.slice(1), searchParams: url.searchParams };
   }
   const queryStart = target.indexOf('?');
   const pathname = queryStart < 0 ? target : target.slice(0, queryStart);
+  const rawQuery = queryStart < 0 ? '' : target.slice(queryStart + 1);
   let searchParams: URLSearchParams | undefined;
   return {
     pathname,
+    rawQuery,
     get searchParams() {
-      searchParams ??= new URLSearchParams(queryStart < 0 ? '' : target.slice(queryStart + 1));
+      searchParams ??= new URLSearchParams(rawQuery);
       return searchParams;
     },
   };

@@ -12,6 +12,8 @@ import type { SchemaCheck, SchemaCompiler } from '../../contract-model/schema-co
 export interface IncomingRequestParts {
   pathParams: Record<string, string>;
   query: URLSearchParams;
+  /** The query as sent, when there is one to check: a malformed percent-escape is refused, not read as U+FFFD. */
+  rawQuery?: string;
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body, or undefined when the request has none. */
   body: unknown;
@@ -53,8 +55,12 @@ export function compileRequestValidator(
       for (const problem of found) details.push(problem);
     };
     const validated: ValidatedRequest = { pathParams: {}, query: {}, body: parts.body };
-    if (checkQueryShape) note(queryShapeProblems(parts.query, queryNames));
+    // A name or value whose escapes encode no text has that one problem; its decoded stand-in is not read further.
+    const misencoded = checkQueryShape && parts.rawQuery ? misencodedQuery(parts.rawQuery) : noProblems;
+    note(misencoded.values());
+    if (checkQueryShape) note(queryShapeProblems(parts.query, queryNames, misencoded));
     for (const parameter of parameters) {
+      if (parameter.in === 'query' && misencoded.has(parameter.name)) continue;
       const raw = parameter.read(parts);
       if (raw === undefined) {
         if (parameter.required) details.push({ in: parameter.in, field: `/${parameter.name}`, code: 'E_REQUIRED', message: 'Required.' });
@@ -85,11 +91,11 @@ export function compileRequestValidator(
  * would otherwise be ignored and list everything. A parameter given twice is refused too: which value counts
  * would be a guess, and proxies and frameworks guess differently.
  */
-function queryShapeProblems(query: URLSearchParams, known: readonly string[]): FieldError[] {
+function queryShapeProblems(query: URLSearchParams, known: readonly string[], misencoded: ReadonlyMap<string, FieldError>): FieldError[] {
   const problems: FieldError[] = [];
   const seen = new Set<string>();
   for (const name of query.keys()) {
-    if (seen.has(name)) continue;
+    if (seen.has(name) || misencoded.has(name)) continue;
     seen.add(name);
     const field = `/${escapeToken(name)}`;
     if (!known.includes(name)) {
@@ -100,6 +106,56 @@ function queryShapeProblems(query: URLSearchParams, known: readonly string[]): F
     }
   }
   return problems;
+}
+
+const noProblems: ReadonlyMap<string, FieldError> = new Map();
+
+/**
+ * The query's names and values whose percent-escapes are not UTF-8 (`%FF`) or not escapes at all (`%G1`, a lone
+ * `%`), by the name as URLSearchParams decodes it (so the other checks can pass over it). A browser or URLSearchParams
+ * would read them as U+FFFD or keep them as typed; either way the server would see text the sender did not write.
+ */
+function misencodedQuery(rawQuery: string): Map<string, FieldError> {
+  const problems = new Map<string, FieldError>();
+  if (!rawQuery.includes('%')) return problems;
+  for (const pair of rawQuery.split('&')) {
+    if (!pair.includes('%')) continue;
+    const equals = pair.indexOf('=');
+    const [rawName, rawValue] = equals < 0 ? [pair, ''] : [pair.slice(0, equals), pair.slice(equals + 1)];
+    const badName = undecodable(rawName);
+    const bad = badName ?? undecodable(rawValue);
+    if (bad === undefined) continue;
+    const name = new URLSearchParams(`${rawName}=`).keys().next().value ?? rawName;
+    problems.set(name, {
+      in: 'query',
+      // A name that cannot be decoded is named as it was sent.
+      field: `/${escapeToken(badName === undefined ? name : rawName)}`,
+      code: 'E_FORMAT',
+      message: `Must be text percent-encoded as UTF-8: ${JSON.stringify(bad)} ${/^%[0-9A-Fa-f]{2}/.test(bad) ? 'encodes no character' : 'is not a percent-escape'}.`,
+    });
+  }
+  return problems;
+}
+
+/** The first escape sequence of a query's name or value that does not decode, if any (`+` is a space). */
+function undecodable(raw: string): string | undefined {
+  if (!raw.includes('%')) return undefined;
+  try {
+    decodeURIComponent(raw.replaceAll('+', ' '));
+    return undefined;
+  } catch {
+    // Where it breaks: a lone or non-hex `%`, or the first run of escapes that is not UTF-8.
+    const lone = /%(?![0-9A-Fa-f]{2})/.exec(raw);
+    if (lone) return raw.slice(lone.index, lone.index + 3);
+    for (const run of raw.matchAll(/(?:%[0-9A-Fa-f]{2})+/g)) {
+      try {
+        decodeURIComponent(run[0]);
+      } catch {
+        return run[0].slice(0, 12);
+      }
+    }
+    return raw.slice(0, 12);
+  }
 }
 
 interface CompiledParameter {

@@ -26,6 +26,7 @@ export function validateRequest(validatorOf: (operationId: string) => RequestVal
     const verdict = validator({
       pathParams: exchange.pathParams,
       query: exchange.url.searchParams,
+      rawQuery: exchange.url.rawQuery,
       headers: exchange.request.headers,
       body: exchange.body.kind === 'json' ? exchange.body.value : undefined,
     });
