@@ -141,6 +141,15 @@ const resends = 2;
  * reset, Redis restarted) is hidden; an outage is answered as one within about a second.
  */
 const resendWithinMs = 1_000;
+/**
+ * How long a call may wait for Redis's answer before the connection is taken for dead. A Redis stopped, or cut off
+ * by a network that drops packets, keeps the connection open: without a bound a call would wait until TCP gives up,
+ * a quarter of an hour. Past it the connection is closed and made again, so its calls fail as on any closed
+ * connection (a read is sent again on the next one, a commit's outcome is unknown) and the mock answers 503. Redis
+ * answers these scripts in milliseconds; clearing the whole store (a reset) may take longer on a large database.
+ */
+const answerWithinMs = 3_000;
+const clearWithinMs = 60_000;
 
 /**
  * Every call to Redis, with failures named after the store (never its password), and a shutdown that refuses new
@@ -156,6 +165,9 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
   interface Waiting {
     /** Whether it was written on the connection (else it waits in ioredis's queue for the next one). */
     written: boolean;
+    /** When it was sent, and when it must have been answered (`Date.now()` clock). */
+    startedAt: number;
+    deadline: number;
     fail(error: Error): void;
     lost(): void;
   }
@@ -190,6 +202,17 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
   client.on('close', () => {
     for (const entry of [...waiting]) if (entry.written) entry.lost();
   });
+  // One sweep a second rather than a timer per call: calls are many, and a silent Redis is rare.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const entry of waiting) {
+      if (!entry.written || entry.deadline > now) continue;
+      lastError = new Error(`no answer within ${Math.round((entry.deadline - entry.startedAt) / 1000)} s: the connection was closed to be made again`);
+      client.disconnect(true);
+      return;
+    }
+  }, 1_000);
+  sweep.unref();
   let closing: Promise<void> | undefined;
   const call: Call = (command, args) => {
     const run = commands[command];
@@ -198,8 +221,11 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
       if (closing) return Promise.reject(new StoreError(`the Redis store ${description} is closed`));
       if (client.status !== 'ready') return Promise.reject(unavailable());
       return new Promise((resolve, reject) => {
+        const startedAt = Date.now();
         const entry: Waiting = {
           written: client.status === 'ready',
+          startedAt,
+          deadline: startedAt + (command === 'kvClear' ? clearWithinMs : answerWithinMs),
           fail(error) {
             if (!waiting.delete(entry)) return;
             // Refused by Redis itself (a script's error), or by the client because the connection went meanwhile.
@@ -223,6 +249,7 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
   };
   const shutdown = (disconnect: () => Promise<void>) =>
     (closing ??= (async () => {
+      clearInterval(sweep);
       await disconnect();
       for (const entry of [...waiting]) entry.fail(new Error('the store was closed before Redis answered'));
     })());

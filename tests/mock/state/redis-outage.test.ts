@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import type { CallResult } from '../support/http-call.ts';
 import { customerBody, eventually, llcBody, newIdempotencyKey, sleep } from '../support/http-fixtures.ts';
@@ -107,5 +107,36 @@ describe.skipIf(!enabled)('a mock on Redis when Redis goes down and comes back',
     const log = readFileSync(mock.logFile, 'utf8');
     const backgroundFailures = log.split('\n').filter((line) => /formation timeline failed|webhook delivery failed/.test(line));
     console.log(`background failures logged during the outage: ${backgroundFailures.length}`);
+  }, 90_000);
+});
+
+describe.skipIf(!enabled)('a mock on Redis when Redis stops answering without closing its connections', () => {
+  it('is an outage within seconds (503, the health naming the cause), not when TCP gives up, and resumes once Redis answers again', async () => {
+    // Stopped (SIGSTOP), Redis keeps its sockets open and the kernel keeps accepting: only a bound on each command
+    // tells a silent server from a slow one.
+    const silent = await startRedisServer();
+    // Run even when the test times out, which a `finally` after an await that never settles would not.
+    onTestFinished(async () => {
+      process.kill(silent.pid, 'SIGCONT');
+      await silent.stop();
+    });
+    const mock = await fixture.start(['--store', silent.url, '--rate-limit', '10000']);
+    expect((await mock.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() })).status).toBe(200);
+    process.kill(silent.pid, 'SIGSTOP');
+    const [read, create] = await Promise.all([
+      timed(mock, '/v1/partner/customers'),
+      timed(mock, '/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() }),
+    ]);
+    const health = await timed(mock, '/_mock/health', { key: null });
+    console.log(`with Redis stopped: listCustomers ${read.status} in ${read.ms} ms, createCustomer ${create.status} in ${create.ms} ms, health ${health.status} in ${health.ms} ms`);
+    expect(`${read.status} ${read.json?.error?.code}`).toBe('503 E_SERVICE_UNAVAILABLE');
+    expect(`${create.status} ${create.json?.error?.code}`).toBe('503 E_SERVICE_UNAVAILABLE');
+    expect(health.status).toBe(503);
+    expect(health.json.payload.checks.store.error).toMatch(/no answer within/);
+
+    process.kill(silent.pid, 'SIGCONT');
+    await eventually(async () => (await mock.call('/_mock/health', { key: null })).status === 200, 15_000, 'the health to be ok again');
+    expect((await mock.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() })).status).toBe(200);
+    expect(mock.exitedEarly()).toBeUndefined();
   }, 90_000);
 });
