@@ -60,6 +60,7 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
     guard: createAdminGuard({ adminToken: config.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
     keys: services.keys,
     bodyBudget: services.bodyBudget,
+    rate: { perSecond: config.rateLimitPerSecond, environment: config.environment },
     logger,
     services: { ...services.admin, selfUrl: () => selfUrl, seed },
   });
