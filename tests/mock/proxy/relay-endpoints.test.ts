@@ -100,6 +100,45 @@ describe('an endpoint that subscribes to some event types', () => {
   });
 });
 
+describe('an endpoint that cannot take an event now', () => {
+  let mock: TestMock;
+  let endpoint: RelayingEndpoint;
+  beforeAll(async () => {
+    // Each partner may have 10 deliveries waiting (--webhook-history 10 on the memory store), and the receiver is down.
+    mock = await startTestMock({ webhookHistoryPerPartner: 10, webhookRetryDelaysMs: [60_000] });
+    endpoint = await relayingEndpoint(mock);
+    endpoint.receiver.policy = () => ({ status: 503 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+    await endpoint?.receiver.close();
+  });
+
+  it('is switched off: not forwarded, as the mock’s own events are not', async () => {
+    const off = await mock.call(`/_mock/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', body: { status: 'disabled' } });
+    expect(off.json.payload.status).toBe('disabled');
+    const answer = await sendToRelay(mock, endpoint.id, completedEvent(nextId()), { secret: endpoint.sandboxSecret });
+    expect([answer.status, answer.json.payload.forwarded]).toEqual([202, 'switched-off']);
+    expect((await mock.call(`/_mock/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', body: { status: 'enabled' } })).json.payload.status).toBe('enabled');
+  });
+
+  it("answers 503 with Retry-After, not queued, for an event past its partner's full queue, and queues it when sent again", async () => {
+    const fill = Array.from({ length: 10 }, () => completedEvent(nextId(), { serviceCompanyId: `com_${nextId().slice(4)}` }));
+    for (const event of fill) expect((await sendToRelay(mock, endpoint.id, event, { secret: endpoint.sandboxSecret })).json.payload.forwarded).toBe('queued');
+    const target = await relayingEndpoint(mock);
+    const event = completedEvent(nextId());
+    const refused = await sendToRelay(mock, target.id, event, { secret: target.sandboxSecret });
+    expect([refused.status, refused.json.error.code]).toEqual([503, 'E_SERVICE_UNAVAILABLE']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Room is made (the endpoint whose deliveries filled the queue goes, and they with it): the sandbox's retry is queued.
+    expect((await mock.call(`/_mock/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' })).status).toBe(200);
+    const again = await sendToRelay(mock, target.id, event, { secret: target.sandboxSecret });
+    expect([again.status, again.json.payload.forwarded]).toEqual([202, 'queued']);
+    await eventually(() => received(target, event.id).length === 1, 5_000, 'the event sent again');
+    await target.receiver.close();
+  });
+});
+
 describe('what anyone who knows a relay URL can send it', () => {
   let mock: TestMock;
   let target: RelayingEndpoint;
