@@ -2317,7 +2317,8 @@ export interface components {
         };
         /**
          * @description The request was sent by a page of another site (`Origin`), to a host name the mock does not answer to (`Host`: DNS
-         *     rebinding), or from another machine to a mock without `--admin-token`.
+         *     rebinding), or, to a mock without an admin token, from another machine or through a proxy (`Forwarded`,
+         *     `X-Forwarded-For`, `X-Forwarded-Host`, `X-Real-IP`).
          */
         Forbidden: {
             headers: {
@@ -2940,7 +2941,7 @@ export interface components {
                 };
             };
         };
-        /** @description The mock runs with `--admin-token` and the request does not carry it in `X-Mock-Admin-Token`, or carries another value. */
+        /** @description The mock has an admin token (`--admin-token`, or the one it made and printed for a `--public-url` that is not this machine) and the request does not carry it in `X-Mock-Admin-Token`, or carries another value. */
         AdminTokenUnauthorized: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
