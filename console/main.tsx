@@ -44,7 +44,7 @@ function App() {
         // A 503 is the health itself, saying that the store cannot be reached; anything else refused the console.
         const store = (result.error as { payload?: { checks?: { store?: { error?: string } } } } | undefined)?.payload?.checks?.store;
         if (result.data) setHealth(undefined);
-        else setHealth(store?.error ? `The mock cannot serve: ${store.error}. It resumes by itself once its store answers.` : `The mock's admin API refused the console: ${problemOf(result)}.`);
+        else setHealth(store?.error ? `The mock cannot serve: ${store.error}. It resumes by itself once its store answers.` : `The mock's admin API refused the console: ${problemOf(result).replace(/\.$/, '')}.`);
       });
   }, [adminToken.value]);
   const active = views.find((view) => view.id === viewId) ?? views[0];
@@ -98,7 +98,7 @@ function SessionBar() {
       </label>
       <label>
         Admin token
-        <input type="password" autocomplete="off" size={14} value={token} placeholder="if --admin-token" onInput={(event) => setToken((event.currentTarget as HTMLInputElement).value)} />
+        <input type="password" autocomplete="off" size={14} value={token} placeholder="if the mock asks" onInput={(event) => setToken((event.currentTarget as HTMLInputElement).value)} />
       </label>
       <button type="submit">Use</button>
       <span class="acting" role="status">

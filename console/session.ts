@@ -1,7 +1,7 @@
 /**
  * Who the console acts as, kept for the browser tab's session (sessionStorage: gone when the tab closes, never sent
  * anywhere but this mock): a partner's API key, or none for every partner; and the admin token, when the mock asks
- * for one (`--admin-token`).
+ * for one (`--admin-token`, or the one it printed for a `--public-url` others reach).
  */
 import { signal } from '@preact/signals';
 

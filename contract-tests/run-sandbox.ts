@@ -44,9 +44,11 @@ const missing = requiredTargetVariables.filter(([name]) => envValue(process.env,
 if (missing.length > 0) usage(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`);
 
 let baseUrl: string | undefined;
+let apiKey: string | undefined;
 try {
   const target = readExternalTarget(process.env);
   baseUrl = target?.baseUrl;
+  apiKey = target?.apiKey;
   for (const note of target?.notes ?? []) process.stdout.write(`test:sandbox: ${note}\n`);
 } catch (error) {
   if (error instanceof TargetConfigError) usage(error.message);
@@ -64,7 +66,7 @@ const status = await runTool(process.execPath, [vitest, 'run', '-c', 'contract-t
 // Through the mock as a proxy (--upstream), the run ends with what the proxy saw break the contract. Only when told:
 // the suite uses nothing outside the contract, and a real sandbox has no /_mock/ routes to ask.
 if (baseUrl !== undefined && envValue(process.env, 'CONTRACT_THROUGH_PROXY') === '1' && interrupt.status() === undefined) {
-  const report = await proxyViolationsReport(baseUrl, { since: started, ...(process.env.CONTRACT_ADMIN_TOKEN ? { adminToken: process.env.CONTRACT_ADMIN_TOKEN } : {}) }).catch(() => undefined);
+  const report = await proxyViolationsReport(baseUrl, { since: started, ...(apiKey ? { apiKey } : {}), ...(process.env.CONTRACT_ADMIN_TOKEN ? { adminToken: process.env.CONTRACT_ADMIN_TOKEN } : {}) }).catch(() => undefined);
   if (report !== undefined) process.stdout.write(`\n${report}\n`);
 }
 process.exit(interrupt.status() ?? status);

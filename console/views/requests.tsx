@@ -233,7 +233,13 @@ function Violations({ title, violations }: { title: string; violations: readonly
 
 /** What the webhook relay made of an event a sandbox sent. */
 function RelayVerdict({ verdict }: { verdict: NonNullable<JournalExchange['webhook']> }) {
-  const forwarded = { queued: `queued for ${verdict.endpointId}`, duplicate: 'not forwarded again: relayed before', refused: 'not forwarded' }[verdict.forwarded];
+  const forwarded = {
+    queued: `queued for ${verdict.endpointId}`,
+    duplicate: 'not forwarded again: relayed to this endpoint before',
+    unsubscribed: 'not forwarded: the endpoint does not subscribe to its type',
+    'switched-off': 'not forwarded: the endpoint is switched off',
+    refused: 'not forwarded',
+  }[verdict.forwarded];
   return (
     <>
       <p class="summary">

@@ -63,6 +63,14 @@ export function WebhooksView() {
                       <span class="muted">
                         Relays a sandbox's events sent to <code>{endpoint.relay.url}</code> (signed with the {endpoint.relay.signWith === 'upstream' ? "sandbox's" : "endpoint's"} secret)
                       </span>
+                      {endpoint.relay.refusals.last ? (
+                        <>
+                          <br />
+                          <span class="muted">
+                            {endpoint.relay.refusals.count} refused (signature {endpoint.relay.refusals.last.signature}), the last at {endpoint.relay.refusals.last.at}: {endpoint.relay.refusals.last.reason}
+                          </span>
+                        </>
+                      ) : null}
                     </>
                   ) : null}
                 </td>

@@ -2,11 +2,12 @@
  * The report a run through the mock as a proxy ends with (`npm run test:sandbox` with `CONTRACT_BASE_URL` pointing
  * at a mock started with `--upstream`): every contract violation the proxy journaled while the suite ran, counted
  * per operation and side (the request the suite sent, the answer the upstream gave, the webhook event the sandbox
- * sent the relay, counted under its type), with one example each, as a
- * Markdown table a partner can send to the API's owners. Read from the proxy's admin API; nothing when the target is
- * not a proxy.
+ * sent the relay, counted under its type), with one example each, as a Markdown table a partner can send to the
+ * API's owners; then, given the partner's key, the events the relay refused (their signature did not hold), which
+ * are counted on the partner's endpoints rather than journaled. Read from the proxy's admin API; nothing when the
+ * target is not a proxy.
  */
-import { mockAdminClient, type JournalEntry } from './mock-admin.ts';
+import { mockAdminClient, type JournalEntry, type MockAdminClient } from './mock-admin.ts';
 
 export interface ViolationRow {
   operation: string;
@@ -38,20 +39,20 @@ export function violationRows(entries: readonly JournalEntry[]): ViolationRow[] 
   return [...rows.values()].sort((a, b) => b.count - a.count || a.operation.localeCompare(b.operation));
 }
 
-/** Statuses of the relay that say the sender got an event wrong; a 404 or 409 is the relay's setup, not the sender's. */
-const senderMistakes = new Set([400, 401, 413, 415]);
-
-/**
- * An event the webhook relay received: its contract violations under its type, and a refusal (a signature that does
- * not hold, a body that is not JSON) under the relay's operation, since an unverified event's type says nothing.
- */
+/** An event the webhook relay received and verified (only those are journaled): its contract violations, under its type. */
 function addWebhook(entry: JournalEntry, add: (entry: JournalEntry, side: ViolationRow['side'], violations: readonly string[] | undefined, operation?: string) => void): void {
   const verdict = entry.webhook;
-  if (senderMistakes.has(entry.status)) {
-    add(entry, 'webhook', [`${entry.errorCode ?? entry.status}${verdict ? `: signature ${verdict.signature}` : ''}`], 'relayWebhook');
-    return;
-  }
   if (verdict) add(entry, 'webhook', verdict.violations, verdict.type ?? 'relayWebhook');
+}
+
+/** A line per endpoint of the partner whose relay refused events since `since`: a wrong `relay.secret`, most often. */
+async function relayRefusalLines(admin: MockAdminClient, since: string | undefined): Promise<string[]> {
+  const endpoints = (await admin.GET('/_mock/webhook-endpoints')).data?.payload.data ?? [];
+  return endpoints.flatMap(({ id, relay }) => {
+    const last = relay?.refusals.last;
+    if (!relay || !last || (since !== undefined && last.at < since.replace(/\.\d+Z$/, 'Z'))) return [];
+    return [`The relay of ${id} refused ${relay.refusals.count} event(s) since its relay was set (signature ${last.signature}), the last at ${last.at}: ${last.reason}`];
+  });
 }
 
 export function violationsTable(rows: readonly ViolationRow[], upstream: string): string {
@@ -66,8 +67,11 @@ export function violationsTable(rows: readonly ViolationRow[], upstream: string)
   ].join('\n');
 }
 
-/** The report of a proxy at `baseUrl` over its journal since `since` (ISO time); undefined when it is not a proxy. */
-export async function proxyViolationsReport(baseUrl: string, options: { since?: string; adminToken?: string } = {}): Promise<string | undefined> {
+/**
+ * The report of a proxy at `baseUrl` over its journal since `since` (ISO time), with the refusals of the relay URLs
+ * of the partner of `apiKey`, when given; undefined when it is not a proxy.
+ */
+export async function proxyViolationsReport(baseUrl: string, options: { since?: string; adminToken?: string; apiKey?: string } = {}): Promise<string | undefined> {
   const admin = mockAdminClient(baseUrl, options.adminToken ? { adminToken: options.adminToken } : {});
   const health = await admin.GET('/_mock/health');
   const upstream = health.data?.payload.upstream;
@@ -83,5 +87,7 @@ export async function proxyViolationsReport(baseUrl: string, options: { since?: 
     if (!data.nextCursor || (options.since !== undefined && oldest !== undefined && oldest.at < options.since)) break;
     cursor = data.nextCursor;
   }
-  return violationsTable(violationRows(entries), upstream);
+  const table = violationsTable(violationRows(entries), upstream);
+  const refusals = options.apiKey === undefined ? [] : await relayRefusalLines(mockAdminClient(baseUrl, { apiKey: options.apiKey, ...(options.adminToken ? { adminToken: options.adminToken } : {}) }), options.since);
+  return [table, ...(refusals.length > 0 ? ['', ...refusals] : [])].join('\n');
 }

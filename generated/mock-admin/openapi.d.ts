@@ -413,7 +413,8 @@ export interface paths {
          *     sandbox shows for it (`relay.secret`). Each event that arrives is, in order:
          *
          *     1. **verified**: its Standard Webhooks signature with `relay.secret`, its timestamp within five minutes. One
-         *        that fails is answered `401 E_WEBHOOK_SIGNATURE_INVALID` and goes no further;
+         *        that fails is answered `401 E_WEBHOOK_SIGNATURE_INVALID` and goes no further: it is logged and counted on
+         *        the endpoint (`relay.refusals`), not journaled, since anyone who knows the URL can send one;
          *     2. **checked** against the contract's `webhooks`: its `type` must be one of them, its body and `webhook-*`
          *        headers must keep that webhook's schemas, and its `id` must equal `webhook-id`;
          *     3. **journaled** in the request journal of the endpoint's partner, with the verdict (`webhook`);
@@ -421,7 +422,9 @@ export interface paths {
          *        sandbox's `webhook-id`, signed as `relay.signWith` says, and retried on the mock's schedule like every event.
          *        An event that breaks the contract is forwarded all the same, so that the receiver meets what the sandbox
          *        really sends; one the contract could not name (no known `type`, an `id` that is not an `EventId`) is not.
-         *        An event relayed before (the same `webhook-id`: the sandbox retried) is not forwarded again.
+         *        As with the mock's own events, an endpoint receives only the types of its `enabledEvents`, and nothing
+         *        while switched off. An event relayed to this endpoint before (the same `webhook-id`: the sandbox retried)
+         *        is not forwarded again; the same event sent to each of the partner's relay URLs reaches each endpoint once.
          *
          *     The answer to the sandbox is `202` with the verdict once the event is stored, before it is forwarded: the
          *     receiver's own failures are the mock's to retry, not the sandbox's.
@@ -429,7 +432,10 @@ export interface paths {
          *     **Who may call it.** The sandbox is another machine, with neither the admin token nor a key: this route is
          *     authenticated by the signature alone, and is exempt from the checks of *Who may call it* (a browser page cannot
          *     sign). The sandbox must reach the mock: run it behind a tunnel and start it with `--public-url` set to the
-         *     tunnel's URL, so that `relay.url` names it.
+         *     tunnel's URL, so that `relay.url` names it (the other admin routes then ask for the admin token).
+         *
+         *     **Rate limit.** Each relay URL takes at most `--rate-limit` events a second, in bursts as the API's keys do
+         *     (`RateLimit-*` on every answer); past it, `429 E_RATE_LIMITED` with `Retry-After`, before the event is read.
          */
         post: operations["relayWebhook"];
         delete?: never;
@@ -846,8 +852,8 @@ export interface components {
         WebhookEndpointId: string;
         /**
          * RelayedWebhook
-         * @description What the relay made of one event a sandbox sent (`relayWebhook`): answered to the sandbox, and kept in the
-         *     request journal entry of the request (`webhook`). Values the sender controls are cut to a bounded length.
+         * @description What the relay made of one verified event a sandbox sent (`relayWebhook`): answered to the sandbox, and kept in
+         *     the request journal entry of the request (`webhook`). Values the sender controls are cut to a bounded length.
          * @example {
          *       "endpointId": "we_3fTq8ZmP1xLk6VbN9cRw2HsD",
          *       "eventId": "evt_9qWe3RtY6uIo1PaS4dFg7HjK",
@@ -872,7 +878,8 @@ export interface components {
             /**
              * @description `valid`: signed with the relay's secret, within five minutes of now. `missing`: a `webhook-*` header is
              *     missing. `invalid`: no signature matches, or the timestamp is too old or too new. Only a `valid` event is
-             *     forwarded; the others are answered `401 E_WEBHOOK_SIGNATURE_INVALID`.
+             *     forwarded and journaled: the others are answered `401 E_WEBHOOK_SIGNATURE_INVALID` and counted on the
+             *     endpoint (`relay.refusals`), never journaled.
              * @example valid
              * @enum {string}
              */
@@ -888,13 +895,16 @@ export interface components {
             violations: string[];
             /**
              * @description `queued`: stored for delivery to the endpoint's `url`, retried like every event (follow it in `listEvents`).
-             *     `duplicate`: an event of this `webhook-id` was relayed already, so it is not sent twice (the sandbox
-             *     retried). `refused`: not forwarded, because its signature is not valid, or it is not an event the contract
-             *     could name (no known `type`, or an `id` the contract's `EventId` refuses): `violations` says why.
+             *     `duplicate`: an event of this `webhook-id` was relayed to this endpoint already, so it is not sent twice (the
+             *     sandbox retried). The same event sent to each of a partner's relay URLs is queued once for each endpoint.
+             *     `unsubscribed`: the endpoint's `enabledEvents` leave its type out, and `switched-off`: the endpoint is
+             *     switched off (`status: disabled`): not forwarded, as for the mock's own events, but listed in `listEvents`.
+             *     `refused`: not forwarded, because its signature is not valid, or it is not an event the contract could name
+             *     (no known `type`, or an `id` the contract's `EventId` refuses): `violations` says why.
              * @example queued
              * @enum {string}
              */
-            forwarded: "queued" | "duplicate" | "refused";
+            forwarded: "queued" | "duplicate" | "unsubscribed" | "switched-off" | "refused";
         };
         /**
          * RequestJournalEntry
@@ -1825,11 +1835,59 @@ export interface components {
          */
         WebhookRelaySigning: "endpoint" | "upstream";
         /**
+         * RelayRefusals
+         * @description The events the relay refused since `relay` was last set on the endpoint: their signature was missing or did not
+         *     hold (`401 E_WEBHOOK_SIGNATURE_INVALID`). Anyone who knows a relay URL can send one, so a refusal is only counted
+         *     here and logged, never kept in the partner's request journal, where a flood of them would push the partner's own
+         *     history out. Many refusals and no event relayed: the secret given in `relay.secret` is most likely not the one
+         *     the sandbox shows for this URL. Setting `relay` again starts the count afresh.
+         * @example {
+         *       "count": 3,
+         *       "last": {
+         *         "at": "2026-11-24T09:00:00Z",
+         *         "signature": "invalid",
+         *         "reason": "No signature in webhook-signature matches the relay's secret (No matching signature found): check the secret given in relay.secret"
+         *       }
+         *     }
+         */
+        RelayRefusals: {
+            /**
+             * Format: int64
+             * @description How many were refused.
+             * @example 3
+             */
+            count: number;
+            /** @description The last one refused; `null` when none was. */
+            last: null | {
+                /**
+                 * Format: date-time
+                 * @description When it arrived.
+                 * @example 2026-11-24T09:00:00Z
+                 */
+                at: string;
+                /**
+                 * @description `missing`: a `webhook-*` header was missing. `invalid`: no signature matched, or the timestamp was too old or too new.
+                 * @example invalid
+                 * @enum {string}
+                 */
+                signature: "missing" | "invalid";
+                /**
+                 * @description Why, as the `401` answer said it.
+                 * @example No signature in webhook-signature matches the relay's secret (No matching signature found): check the secret given in relay.secret
+                 */
+                reason: string;
+            };
+        };
+        /**
          * WebhookRelay
          * @description How an endpoint relays the events a real sandbox sends it (`relayWebhook`). Its secret is never shown.
          * @example {
          *       "url": "https://relay.partner.example.com/_mock/relay/we_3fTq8ZmP1xLk6VbN9cRw2HsD",
-         *       "signWith": "endpoint"
+         *       "signWith": "endpoint",
+         *       "refusals": {
+         *         "count": 0,
+         *         "last": null
+         *       }
          *     }
          */
         WebhookRelay: {
@@ -1842,6 +1900,7 @@ export interface components {
              */
             url: string;
             signWith: components["schemas"]["WebhookRelaySigning"];
+            refusals: components["schemas"]["RelayRefusals"];
         };
         /**
          * WebhookEndpoint
@@ -2258,7 +2317,8 @@ export interface components {
         };
         /**
          * @description The request was sent by a page of another site (`Origin`), to a host name the mock does not answer to (`Host`: DNS
-         *     rebinding), or from another machine to a mock without `--admin-token`.
+         *     rebinding), or, to a mock without an admin token, from another machine or through a proxy (`Forwarded`,
+         *     `X-Forwarded-For`, `X-Forwarded-Host`, `X-Real-IP`).
          */
         Forbidden: {
             headers: {
@@ -2757,7 +2817,8 @@ export interface components {
         };
         /**
          * @description The event is not signed with the relay's secret (or a `webhook-*` header is missing, or its timestamp is more
-         *     than five minutes off): it is journaled with its verdict and not forwarded, as a receiver must refuse it.
+         *     than five minutes off): it is not forwarded, as a receiver must refuse it, and is counted on the endpoint
+         *     (`relay.refusals`) and logged, not journaled.
          */
         WebhookSignatureInvalid: {
             headers: {
@@ -2768,10 +2829,44 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
-        /** @description The endpoint exists but does not relay (it has no `relay.secret`). */
+        /** @description The endpoint exists but does not relay (it has no `relay.secret`). Logged, not journaled. */
         WebhookRelayNotConfigured: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /**
+         * @description More events reached this relay URL than its rate allows (`--rate-limit` a second, in bursts as the API's): the
+         *     event was not read. A sandbox retries it after `Retry-After` seconds, as it retries any `429`.
+         */
+        RelayRateLimited: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The event could not be queued now: the mock's store is unavailable (Redis down, or being reconnected to), the
+         *     mock holds as many request bodies as `--body-memory` allows (this body was not read), or, on `--store memory`,
+         *     the partner's deliveries waiting already fill its queue (`--webhook-history`; the event is listed, not queued).
+         *     Nothing is lost: a sandbox retries after `Retry-After` seconds, and the retry is queued once there is room.
+         */
+        RelayUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2846,7 +2941,7 @@ export interface components {
                 };
             };
         };
-        /** @description The mock runs with `--admin-token` and the request does not carry it in `X-Mock-Admin-Token`, or carries another value. */
+        /** @description The mock has an admin token (`--admin-token`, or the one it made and printed for a `--public-url` that is not this machine) and the request does not carry it in `X-Mock-Admin-Token`, or carries another value. */
         AdminTokenUnauthorized: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -2958,6 +3053,22 @@ export interface components {
         RequestId: components["schemas"]["RequestId"];
         /** @description Seconds to wait before retrying. */
         RetryAfter: components["schemas"]["RetryAfterSeconds"];
+        /** @description Requests allowed per window (one second) for this key (for the caller's address when no valid key was sent). */
+        RateLimitLimit: number;
+        /**
+         * @description Requests left for this key in the current window, at most `RateLimit-Limit`. Requests not used build up into
+         *     a burst allowance (`RateLimit-Policy` states it), which lets more through after a quieter while than this
+         *     value shows.
+         */
+        RateLimitRemaining: number;
+        /**
+         * @description The key's rate-limit policy (the RateLimit header fields draft): `LIMIT;w=WINDOW;burst=BURST`, as in
+         *     `25;w=1;burst=50`: `LIMIT` requests per `WINDOW` seconds, and up to `BURST` in a burst after a quieter while.
+         *     For a caller without a valid key, the policy of its address.
+         */
+        RateLimitPolicy: string;
+        /** @description Seconds until the current window resets. */
+        RateLimitReset: number;
     };
     pathItems: never;
 }
@@ -3022,6 +3133,7 @@ export type WebhookEndpointDescription = components['schemas']['WebhookEndpointD
 export type EventSubscription = components['schemas']['EventSubscription'];
 export type EnabledEvents = components['schemas']['EnabledEvents'];
 export type WebhookRelaySigning = components['schemas']['WebhookRelaySigning'];
+export type RelayRefusals = components['schemas']['RelayRefusals'];
 export type WebhookRelay = components['schemas']['WebhookRelay'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
@@ -3084,6 +3196,8 @@ export type ResponseWebhookRelayed = components['responses']['WebhookRelayed'];
 export type ResponseRelayBadRequest = components['responses']['RelayBadRequest'];
 export type ResponseWebhookSignatureInvalid = components['responses']['WebhookSignatureInvalid'];
 export type ResponseWebhookRelayNotConfigured = components['responses']['WebhookRelayNotConfigured'];
+export type ResponseRelayRateLimited = components['responses']['RelayRateLimited'];
+export type ResponseRelayUnavailable = components['responses']['RelayUnavailable'];
 export type ResponseMockEventPage = components['responses']['MockEventPage'];
 export type ResponseEventQueryBadRequest = components['responses']['EventQueryBadRequest'];
 export type ResponseRedeliveryAccepted = components['responses']['RedeliveryAccepted'];
@@ -3110,6 +3224,10 @@ export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterEventIdPath = components['parameters']['EventIdPath'];
 export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
+export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
+export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining'];
+export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
+export type HeaderRateLimitReset = components['headers']['RateLimitReset'];
 export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
@@ -3812,8 +3930,9 @@ export interface operations {
             409: components["responses"]["WebhookRelayNotConfigured"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RelayRateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["RelayUnavailable"];
         };
     };
     listEvents: {

@@ -14,12 +14,13 @@ import { compileResponseValidator } from '../../contract-model/response-validato
 import { createRouter } from '../../contract-model/router.ts';
 import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import { authenticate } from '../pipeline/authenticate.ts';
-import type { KeyChecker } from '../auth/api-keys.ts';
+import type { Environment, KeyChecker } from '../auth/api-keys.ts';
 import { ApiError } from '../http/api-error.ts';
 import { compressible, encode, encodingFor, minCompressedBytes } from '../http/content-encoding.ts';
 import { assignRequestId } from '../pipeline/assign-request-id.ts';
 import { dispatch } from '../pipeline/dispatch.ts';
 import { createAnswerFinaliser } from '../pipeline/finalise-answer.ts';
+import type { Exchange } from '../pipeline/exchange.ts';
 import { composePipeline, type Step } from '../pipeline/pipeline.ts';
 import type { BodyBudget } from '../pipeline/body-budget.ts';
 import { readBody } from '../pipeline/read-body.ts';
@@ -29,6 +30,8 @@ import type { Channel } from '../pipeline/send-answer.ts';
 import { compileRequestValidator } from '../pipeline/request-validator.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
 import { createExchangeLogger, createExchangeRecorder } from '../journal/record-exchange.ts';
+import { limitRate, type RateCaller } from '../rate-limit/limit-rate.ts';
+import { createProcessRateBuckets } from '../rate-limit/rate-buckets.ts';
 import type { AdminGuard } from './admin-guard.ts';
 import { createAdminHandlers, type AdminServices } from './admin-handlers.ts';
 
@@ -44,14 +47,26 @@ const maxBodyBytesOf: Readonly<Record<string, number>> = { seedStore: maxSeedByt
 /**
  * The webhook relay's route: called by a sandbox, another machine with neither the admin token nor a key, and
  * authenticated by the event's signature instead (webhooks/relay/), which no page of another site can make.
+ * Anyone who knows a relay URL can post to it, so each relay URL has the rate limit a key has in the API, applied
+ * before its body is read.
  */
 const relayPathPrefix = '/_mock/relay/';
+const relayCaller = (exchange: Exchange): RateCaller | undefined =>
+  exchange.operation?.operationId === 'relayWebhook' ? { bucket: `relay:${exchange.pathParams.endpointId ?? ''}`, refusal: 'Too many events for this relay URL; retry after Retry-After seconds.' } : undefined;
 
 export function isAdminPath(pathname: string): boolean {
   return pathname === '/_mock' || pathname.startsWith('/_mock/');
 }
 
-export async function createAdminChannel(options: { guard: AdminGuard; keys: KeyChecker; logger: Logger; services: Omit<AdminServices, 'adminContract' | 'adminDocs'>; bodyBudget: BodyBudget }): Promise<Channel> {
+export async function createAdminChannel(options: {
+  guard: AdminGuard;
+  keys: KeyChecker;
+  logger: Logger;
+  services: Omit<AdminServices, 'adminContract' | 'adminDocs'>;
+  bodyBudget: BodyBudget;
+  /** The API's rate limit (`--rate-limit`), which each relay URL has too. */
+  rate: { perSecond: number; environment: Environment };
+}): Promise<Channel> {
   const { guard, logger, services } = options;
   const adminContract = await loadContract(adminContractPath);
   const operations = listOperations(adminContract);
@@ -87,6 +102,7 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
       assignRequestId,
       guardAdmin,
       routeRequest(createRouter(operations)),
+      limitRate({ ...options.rate, buckets: createProcessRateBuckets(), callerOf: relayCaller }),
       authenticate(options.keys),
       readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => maxBodyBytesOf[operationId] ?? maxAdminBodyBytes, budget: options.bodyBudget }),
       validateRequest(perOperation(operations, (op) => compileRequestValidator(adminContract, op, compiler))),
@@ -97,8 +113,9 @@ export async function createAdminChannel(options: { guard: AdminGuard; keys: Key
     finalise: createAnswerFinaliser({ validatorOf: perOperation(operations, (op) => compileResponseValidator(adminContract, op, compiler)), enabled: () => true, logger }),
     // Admin requests are logged like the API's, but not journaled: the request journal is what they read, not what
     // they add to. But for the events a sandbox sends the relay: those are the partner's traffic, held against the
-    // contract like its requests, and journaled in the partner's journal once the endpoint is known. A request for
-    // no endpoint (anyone may send one) would only wear the journal down: it is logged only.
+    // contract like its requests, and journaled in the partner's journal once verified. What anyone may send (an
+    // event for no endpoint, or not signed by the sandbox) would only wear the partner's history down: it is
+    // logged only.
     record: (exchange, aborted) => {
       if (exchange.url.pathname.startsWith(relayPathPrefix) && exchange.journalNote) recordRelayed(exchange, aborted);
       else logAdmin(exchange, aborted);

@@ -5,11 +5,15 @@
  * - its `Origin` is not the mock's own (a page of another site; a browser always sends `Origin` on such requests),
  * - its `Host` is not a name the mock answers to (DNS rebinding: a site whose name resolves to 127.0.0.1 would
  *   otherwise be "same origin" with the mock), or
- * - the mock runs with `--admin-token` and the request does not carry it (for a mock shared on a network), or
- * - it runs without one and the request comes from another machine: the routes read and reset every partner's
- *   data, so a mock listening on a network shares them only behind a token.
+ * - the mock has an admin token and the request does not carry it: one given (`--admin-token`, for a mock shared on
+ *   a network), or one the mock made because its `--public-url` reaches it from beyond this machine (a tunnel's
+ *   agent connects from loopback and passes on the public Host, so without a token the admin routes would be on
+ *   the internet), or
+ * - it has none and the request comes from another machine, or through a proxy (`Forwarded`, `X-Forwarded-For`…:
+ *   whoever sent it may be anywhere): the routes read and reset every partner's data, so a mock others reach
+ *   shares them only behind a token.
  */
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { timingSafeEqual, createHash, randomBytes } from 'node:crypto';
 import { hostname, networkInterfaces } from 'node:os';
 import { isIP } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -25,6 +29,29 @@ export interface AdminRefusal {
   message: string;
 }
 
+/** The token the admin routes require: given (`--admin-token`), or made by the mock for its `--public-url`. */
+export interface AdminToken {
+  value: string;
+  made: boolean;
+}
+
+/** Headers a proxy adds to what it passes on (a tunnel's agent, a reverse proxy): such a request may come from anywhere. */
+const forwardingHeaders = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip'] as const;
+
+/**
+ * Whether a `--public-url` names this machine only (localhost, a name under `.localhost`, a loopback address). Any
+ * other is how others reach the mock, so its admin routes then need a token.
+ */
+export function reachesThisMachineOnly(publicUrl: string): boolean {
+  const name = new URL(publicUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
+}
+
+/** A token the mock makes for itself: 32 characters of base64url, 192 random bits. */
+export function newAdminToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
 export interface AdminGuard {
   /** `remoteAddress`: the peer's address, as the socket gives it. */
   check(headers: IncomingHttpHeaders, remoteAddress: string | undefined): AdminRefusal | undefined;
@@ -34,9 +61,11 @@ export interface AdminGuard {
  * `hosts`: the names the mock answers to besides loopback ones, IP addresses and the machine's own name (the
  * `--host` it listens on, the host of `--public-url`).
  */
-export function createAdminGuard(options: { adminToken?: string; hosts: readonly string[] }): AdminGuard {
+export function createAdminGuard(options: { adminToken?: AdminToken; hosts: readonly string[] }): AdminGuard {
   const allowed = new Set(['localhost', hostname().toLowerCase(), ...options.hosts.map((host) => host.toLowerCase())]);
-  const token = options.adminToken === undefined ? undefined : digest(options.adminToken);
+  const token = options.adminToken === undefined ? undefined : digest(options.adminToken.value);
+  // Where a person finds the token: they chose it, or the mock printed the one it made.
+  const whereItIs = options.adminToken?.made ? ': its --public-url reaches it from beyond this machine, and the token was printed when the mock started' : '';
   const hostAllowed = (host: string) => {
     const name = hostName(host);
     return name !== undefined && (allowed.has(name) || name.endsWith('.localhost') || isIP(name.replace(/^\[|\]$/g, '')) !== 0);
@@ -57,11 +86,13 @@ export function createAdminGuard(options: { adminToken?: string; hosts: readonly
       const site = headers['sec-fetch-site'];
       if (site === 'cross-site' || site === 'same-site') return { status: 403, code: 'E_CROSS_SITE_REQUEST', message: 'Admin routes refuse requests sent by a page of another site.' };
       if (token === undefined) {
+        const forwarded = forwardingHeaders.find((name) => headers[name] !== undefined);
+        if (forwarded) return { status: 403, code: 'E_ADMIN_TOKEN_REQUIRED', message: `Admin routes answer a request a proxy passed on (it carries ${forwarded}), which may come from anywhere, only when the mock runs with --admin-token.` };
         if (isThisMachine(remoteAddress)) return undefined;
         return { status: 403, code: 'E_ADMIN_TOKEN_REQUIRED', message: `Admin routes answer other machines (this request came from ${String(remoteAddress).slice(0, 60)}) only when the mock runs with --admin-token.` };
       }
       const given = headers[adminTokenHeader];
-      if (typeof given !== 'string' || given === '') return { status: 401, code: 'E_ADMIN_TOKEN_MISSING', message: `This mock requires its admin token in ${adminTokenHeader}.` };
+      if (typeof given !== 'string' || given === '') return { status: 401, code: 'E_ADMIN_TOKEN_MISSING', message: `This mock requires its admin token in ${adminTokenHeader}${whereItIs}.` };
       if (!timingSafeEqual(digest(given), token)) return { status: 401, code: 'E_ADMIN_TOKEN_INVALID', message: `The ${adminTokenHeader} header does not hold this mock's admin token.` };
       return undefined;
     },

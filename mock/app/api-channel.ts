@@ -24,7 +24,7 @@ import { createPrismEngine } from '../pipeline/prism-engine.ts';
 import { readBody } from '../pipeline/read-body.ts';
 import { routeRequest } from '../pipeline/route-request.ts';
 import type { Channel } from '../pipeline/send-answer.ts';
-import { limitRate } from '../rate-limit/limit-rate.ts';
+import { byKeyOrAddress, limitRate } from '../rate-limit/limit-rate.ts';
 import { createProcessRateBuckets } from '../rate-limit/rate-buckets.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
 import type { Services } from './services.ts';
@@ -53,7 +53,7 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
       : [
           assignRequestId,
           allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
-          limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
+          limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), callerOf: byKeyOrAddress(keys) }),
           routeRequest(createRouter(operations)),
           gateSandboxOperations(config.environment),
           authenticate(keys),
@@ -89,7 +89,7 @@ function proxySteps(config: MockConfig, logger: Logger, services: Services, upst
   return [
     assignRequestId,
     allowCrossOrigin({ origins: config.cors.origins, contract, operations }),
-    limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), keys }),
+    limitRate({ perSecond: config.rateLimitPerSecond, environment: config.environment, buckets: createProcessRateBuckets(), callerOf: byKeyOrAddress(keys) }),
     routeRequest(createRouter(operations)),
     authenticate(keys),
     readBody({ maxBytes: config.maxBodyBytes, budget: services.bodyBudget }),

@@ -69,7 +69,7 @@ async function main(invocation: Invocation): Promise<void> {
     `Partner Formation API mock (${config.environment}) listening on ${mock.url} (console: ${mock.url}/_mock/console)`,
   );
   // Listening on an address other machines reach (0.0.0.0, a LAN address): the admin guard then refuses them.
-  if (config.adminToken === undefined && !/^(127\.|::1$|localhost$)/i.test(config.host)) {
+  if (mock.adminToken === undefined && !/^(127\.|::1$|localhost$)/i.test(config.host)) {
     announcer.warn(
       { host: config.host },
       'listening beyond this machine without --admin-token: other machines get the API, but the admin routes and the console answer this machine only; pass --admin-token to share them',
@@ -82,6 +82,10 @@ async function main(invocation: Invocation): Promise<void> {
     // Printed, not logged: a receiver needs it to verify signatures. It is kept in the store, so it stays the same
     // across restarts on the same store, and every replica signs with it.
     console.log(`Webhook signing secret (kept in the store; pass --webhook-secret to choose one): ${mock.webhookSecret}`);
+  }
+  if (mock.adminToken?.made) {
+    // Printed, not logged, for the same reason: the console and scripts need it, and it is made, not chosen.
+    console.log(`Admin token (--public-url reaches this mock from beyond this machine, so the admin routes and the console ask for it; kept in the store, pass --admin-token to choose one): ${mock.adminToken.value}`);
   }
   let stopping = false;
   const stop = (signal: string) => {

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createAdminGuard } from '../admin/admin-guard.ts';
+import { createAdminGuard, type AdminToken } from '../admin/admin-guard.ts';
 import { createAdminChannel, isAdminPath } from '../admin/admin-api.ts';
 import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
@@ -30,6 +30,8 @@ export interface RunningMock {
   seed: (document: unknown, defaultApiKey?: string) => Promise<SeedReport>;
   /** The webhook signing secret in use: the configured one, or the one kept in the store. */
   webhookSecret: string;
+  /** The token the admin routes require: `--admin-token`, or the one made for a `--public-url` others reach. */
+  adminToken: AdminToken | undefined;
   close(): Promise<void>;
 }
 
@@ -57,9 +59,10 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
   const seed = (document: unknown, defaultApiKey?: string) =>
     applySeed(document, { baseUrl: selfUrl, sandbox: config.environment === 'sandbox', validatorOf: services.requestValidatorOf, ...(defaultApiKey === undefined ? {} : { defaultApiKey }) });
   const admin = await createAdminChannel({
-    guard: createAdminGuard({ adminToken: config.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
+    guard: createAdminGuard({ adminToken: services.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
     keys: services.keys,
     bodyBudget: services.bodyBudget,
+    rate: { perSecond: config.rateLimitPerSecond, environment: config.environment },
     logger,
     services: { ...services.admin, selfUrl: () => selfUrl, seed },
   });
@@ -84,6 +87,7 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
     store: services.store,
     seed,
     webhookSecret: services.webhookSecret,
+    adminToken: services.adminToken,
     close: () => (closed ??= shutDown(server, logger, services)),
   };
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { loadContract, maxItemsOf, type ContractDocument } from '../../contract-model/document.ts';
 import { listOperations, listWebhooks, type ContractOperation } from '../../contract-model/operations.ts';
+import { newAdminToken, reachesThisMachineOnly, type AdminToken } from '../admin/admin-guard.ts';
 import type { AdminServices } from '../admin/admin-handlers.ts';
 import { createSettingsRegistry, type SettingsRegistry } from '../admin/settings.ts';
 import { createKeyChecker, type KeyChecker } from '../auth/api-keys.ts';
@@ -73,6 +74,8 @@ export interface Services {
   faults: FaultRegistry;
   settings: SettingsRegistry;
   webhookSecret: string;
+  /** The token the admin routes require, given or made for a --public-url others reach; none otherwise. */
+  adminToken: AdminToken | undefined;
   admin: Omit<AdminServices, 'adminContract' | 'adminDocs' | 'selfUrl' | 'seed'>;
   /** The answers each operation documents, for a forced answer (`Prefer`, or a fault armed). */
   documentedAnswers: AnswersOf;
@@ -105,6 +108,14 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     ttlSeconds: Math.max(1, Math.round(config.downloadUrlTtlMs / 1000)),
   });
   const webhookSecret = config.webhookSecret ?? (await secret(store, 'webhook-secret', newWebhookSecret));
+  // A --public-url others reach (a tunnel) would put the admin routes on the internet: without a token given, one is
+  // made once and kept in the store, so that every replica and every restart asks for the same one.
+  const adminToken: AdminToken | undefined =
+    config.adminToken !== undefined
+      ? { value: config.adminToken, made: false }
+      : config.publicUrl !== undefined && !reachesThisMachineOnly(config.publicUrl)
+        ? { value: await secret(store, 'admin-token', newAdminToken), made: true }
+        : undefined;
   const poll = isShared(config.store) ? pollMs : undefined;
   const kept = config.webhookHistoryPerPartner;
   // The memory store's heap is all it has: it bounds what waits for a disabled endpoint. The others keep everything.
@@ -158,7 +169,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
-  return { recording, bodyBudget: overrides.bodyBudget ?? createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, admin, documentedAnswers: answersOf, stopWork };
+  return { recording, bodyBudget: overrides.bodyBudget ?? createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, adminToken, admin, documentedAnswers: answersOf, stopWork };
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

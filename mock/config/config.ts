@@ -22,7 +22,10 @@ export interface MockConfig {
    * then a proxy that checks both sides against the contract.
    */
   upstream?: { url: string; timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward'; /** `--record FILE`. */ record?: string };
-  /** Required on every admin route when set (`--admin-token`). */
+  /**
+   * Required on every admin route but the relay when set (`--admin-token`); without one, a `--public-url` others
+   * reach makes the mock make one (app/services.ts).
+   */
   adminToken?: string;
   /** Where state is kept (`--store`). */
   store: StoreSpec;
@@ -108,14 +111,14 @@ const options: Option[] = [
   { flag: 'store', env: 'STORE', type: 'string', placeholder: 'SPEC', help: `where state is kept: sqlite:PATH (default ${defaultStoreSpec}), memory, or redis://HOST:PORT[/DB] for several mocks sharing it` },
   { flag: 'seed', env: 'SEED_FILE', type: 'string', placeholder: 'FILE', help: 'customers and companies to load at start, through the API (see examples/seed.json)' },
   { flag: 'seed-key', env: 'SEED_KEY', type: 'string', placeholder: 'KEY', help: 'the key of the partner a seed without keys is loaded for: a recording (--record), or { customers } with no apiKey' },
-  { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route: for a mock shared on a network (default: none)' },
+  { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route but the relay, from this machine too: for a mock shared on a network (default: none, the admin routes answering this machine only; with a --public-url that is not this machine, one made once, kept in the store and printed at start)' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
   { flag: 'upstream', env: 'UPSTREAM', type: 'string', placeholder: 'URL', help: 'forward every API request to this server (the real sandbox), with the caller\'s own key, and check the request and the answer against the contract: a proxy (default: none, the mock answers)' },
   { flag: 'upstream-fallback', env: 'UPSTREAM_FALLBACK', type: 'string', placeholder: 'on|off', help: 'answer from the mock itself where the upstream lacks an operation (404 without the contract\'s E_NOT_FOUND, 501) or fails (unreachable, too slow), marked x-mock-fallback (default off)' },
   { flag: 'upstream-requests', env: 'UPSTREAM_REQUESTS', type: 'string', placeholder: 'refuse|forward', help: 'what the proxy does with a request the contract refuses: answer 400 as the mock would, or forward it with its violations noted, in x-mock-request-violations and the journal (default refuse)' },
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to answer before the proxy answers 504 (default 30s)' },
   { flag: 'record', env: 'RECORD_FILE', type: 'string', placeholder: 'FILE', help: 'write the customers and companies the upstream answered with to FILE, a seed for --seed (no key is written: load it with --seed-key); FILE must not exist yet' },
-  { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links (default http://HOST:PORT)' },
+  { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links and relay URLs (default http://HOST:PORT); one that is not this machine (a tunnel) puts the mock on the internet, so its admin routes then ask for the admin token (see --admin-token)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
   { flag: 'webhook-allow', env: 'WEBHOOK_ALLOW', type: 'string', placeholder: 'LIST', help: 'where webhooks may go, for a mock others reach: hosts (hooks.example.com, *.example.com, localhost), addresses and networks (10.0.0.0/8, ::1), comma-separated; a name not listed is delivered to only at its addresses within the networks (default: anywhere)' },
   { flag: 'webhook-secret', env: 'WEBHOOK_SECRET', type: 'string', placeholder: 'whsec_…', help: 'signing secret (default: one made once and kept in the store, printed at start)' },

@@ -15,6 +15,7 @@ import { createWorkScheduler } from '../scheduling/work-scheduler.ts';
 import type { Store } from '../store/store.ts';
 import { sendAttempt, type AttemptResult } from './attempt.ts';
 import { getEndpoint, listEndpoints } from './endpoints/endpoint-records.ts';
+import { subscribesTo, switchedOff } from './endpoints/receiving.ts';
 import { maskEndpointUrl } from './endpoint-url.ts';
 import { buildEndpointDisabledEvent, type WebhookEventType } from './event-payloads.ts';
 import { endpointLaneKey, relayLanePrefix } from './outbox/outbox-tables.ts';
@@ -216,10 +217,9 @@ function targets(options: WebhookDispatcherOptions): (endpointId: string) => Pro
 async function subscribedEndpoints(options: WebhookDispatcherOptions, partnerId: string, type: WebhookEventType): Promise<string[]> {
   const endpoints = await options.store.read((tx) => listEndpoints(tx, partnerId));
   if (endpoints.length === 0) return options.endpointUrl === undefined ? [] : [defaultEndpointId];
-  const subscribed = endpoints.filter((endpoint) => endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type));
+  const subscribed = endpoints.filter((endpoint) => subscribesTo(endpoint, type));
   const states = await Promise.all(subscribed.map((endpoint) => options.outbox.endpoint(endpoint.id)));
-  // Switched off by its partner: it receives nothing until switched on. Disabled after failures: it holds them.
-  return subscribed.filter((_, index) => states[index]?.disabled?.reason !== 'requested').map((endpoint) => endpoint.id);
+  return subscribed.filter((_, index) => !switchedOff(states[index])).map((endpoint) => endpoint.id);
 }
 
 /** One attempt of a claimed delivery, settled in the outbox: delivered, retried on the schedule, or the endpoint disabled. */

@@ -227,14 +227,18 @@ describe('the way in', () => {
   });
 });
 
-describe('a console on a mock shared with --admin-token', () => {
-  it('says the token is needed, and works once it is given', async () => {
-    const guarded = await startTestMock({ adminToken: 'correct-horse-battery-staple' });
+describe('a console on a mock that asks for its admin token', () => {
+  it.each([
+    { given: 'given (--admin-token)', settings: { adminToken: 'correct-horse-battery-staple' }, says: /E_ADMIN_TOKEN_MISSING.*Enter the admin token above/ },
+    // A tunnel's address: the mock made a token and printed it.
+    { given: 'made for a --public-url of another host', settings: { publicUrl: 'https://relay.partner.example' }, says: /E_ADMIN_TOKEN_MISSING.*printed when the mock started.*Enter the admin token above/ },
+  ])('says the token $given is needed, and works once it is given', async ({ settings, says }) => {
+    const guarded = await startTestMock(settings);
     const own = await browser.newPage();
     try {
       await own.goto(`${guarded.url}/_mock/console`);
-      await expect.poll(() => own.getByRole('alert').first().textContent()).toContain('E_ADMIN_TOKEN_MISSING');
-      await own.getByLabel('Admin token').fill('correct-horse-battery-staple');
+      await expect.poll(() => own.getByRole('alert').first().textContent()).toMatch(says);
+      await own.getByLabel('Admin token').fill(guarded.adminToken?.value ?? 'no token');
       await own.getByRole('button', { name: 'Use' }).click();
       await expect.poll(() => own.getByRole('alert').count()).toBe(0);
       await guarded.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() });

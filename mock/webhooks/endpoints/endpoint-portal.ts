@@ -14,7 +14,18 @@ import { endpointUrlProblem } from '../endpoint-url.ts';
 import type { WebhookOutbox } from '../outbox/outbox.ts';
 import type { EndpointState } from '../outbox/outbox-types.ts';
 import { isSigningSecret, newWebhookSecret } from '../signing.ts';
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type WebhookEndpointRecord, type WebhookRelayRecord } from './endpoint-records.ts';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  forgetRelayRefusals,
+  getEndpoint,
+  listEndpoints,
+  relayRefusalsOf,
+  updateEndpoint,
+  type RelayRefusals,
+  type WebhookEndpointRecord,
+  type WebhookRelayRecord,
+} from './endpoint-records.ts';
 
 type AdminSchemas = components['schemas'];
 
@@ -38,7 +49,8 @@ export interface WebhookEndpointPortal {
 export function createWebhookEndpointPortal(options: { store: Store; outbox: WebhookOutbox; dispatcher: WebhookDispatcher; eventTypes: readonly string[]; allowed?: AllowedTargets }): WebhookEndpointPortal {
   const { store, outbox, dispatcher } = options;
   const problems = settingsProblems(options.eventTypes, options.allowed);
-  const view = async (endpoint: WebhookEndpointRecord) => viewOf(endpoint, await outbox.endpoint(endpoint.id));
+  const view = async (endpoint: WebhookEndpointRecord) =>
+    viewOf(endpoint, await outbox.endpoint(endpoint.id), endpoint.relay ? await store.read((tx) => relayRefusalsOf(tx, endpoint.id)) : undefined);
 
   const found = async (partnerId: string, endpointId: string): Promise<WebhookEndpointRecord> => {
     const endpoint = await store.read((tx) => getEndpoint(tx, partnerId, endpointId));
@@ -92,7 +104,13 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
       const { relay: _previous, ...rest } = endpoint;
       // `relay: null` stops relaying; left out, the relay stays as it is.
       const relaying = relay === undefined ? endpoint.relay : relay === null ? undefined : relayOf(relay);
-      const updated = (await store.write((tx) => updateEndpoint(tx, { ...rest, ...changes, ...(relaying ? { relay: relaying } : {}), updatedAt }))) ?? endpoint;
+      const updated =
+        (await store.write((tx) => {
+          const written = updateEndpoint(tx, { ...rest, ...changes, ...(relaying ? { relay: relaying } : {}), updatedAt });
+          // A relay set again (a new secret, most often after refusals) counts its refusals afresh.
+          if (written && relay !== undefined) forgetRelayRefusals(tx, endpointId);
+          return written;
+        })) ?? endpoint;
       await switchTo(updated, status);
       return view(updated);
     },
@@ -142,7 +160,7 @@ function settingsProblems(eventTypes: readonly string[], allowed: AllowedTargets
   };
 }
 
-function viewOf(endpoint: WebhookEndpointRecord, { disabled }: EndpointState): WebhookEndpointView {
+function viewOf(endpoint: WebhookEndpointRecord, { disabled }: EndpointState, refusals: RelayRefusals | undefined): WebhookEndpointView {
   const previous = endpoint.secrets.find((secret) => secret.expiresAt !== null && secret.expiresAt > Date.now());
   return {
     id: endpoint.id,
@@ -153,10 +171,15 @@ function viewOf(endpoint: WebhookEndpointRecord, { disabled }: EndpointState): W
     status: disabled ? 'disabled' : 'enabled',
     disabled: disabled ? { at: iso(disabled.at), reason: disabled.reason, failedEventId: disabled.failedEventId } : null,
     secretRotation: previous ? { previousSecretExpiresAt: iso(previous.expiresAt as number) } : null,
-    relay: endpoint.relay ? { url: relayPath(endpoint.id), signWith: endpoint.relay.signWith } : null,
+    relay: endpoint.relay ? { url: relayPath(endpoint.id), signWith: endpoint.relay.signWith, refusals: refusalsView(refusals) } : null,
     createdAt: iso(endpoint.createdAt),
     updatedAt: iso(endpoint.updatedAt),
   };
+}
+
+function refusalsView(refusals: RelayRefusals | undefined): AdminSchemas['RelayRefusals'] {
+  const last = refusals?.last;
+  return { count: refusals?.count ?? 0, last: last ? { at: iso(last.at), signature: last.signature, reason: last.reason } : null };
 }
 
 function relayOf(settings: AdminSchemas['WebhookRelaySettings']): WebhookRelayRecord {

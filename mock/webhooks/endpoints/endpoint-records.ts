@@ -33,11 +33,30 @@ export interface WebhookRelayRecord {
   signWith: 'endpoint' | 'upstream';
 }
 
+/** An event the endpoint's relay refused: its signature was missing or did not hold. */
+export interface RelayRefusal {
+  at: number;
+  signature: 'missing' | 'invalid';
+  reason: string;
+}
+
+/** What an endpoint's relay refused since its relay was last set: how many, and the last one. */
+export interface RelayRefusals {
+  count: number;
+  last: RelayRefusal | null;
+}
+
 const endpoints = table<WebhookEndpointRecord>('webhook_endpoints');
 /** partner, createdAt, id: a partner's endpoints in the order created. */
 const byPartner = table<number>('webhook_endpoints_by_partner', { ordered: true });
 /** partner → how many it has: read (not counted from the list) so that two creates at once cannot both pass the cap. */
 const counts = table<number>('webhook_endpoint_counts');
+/**
+ * endpoint → how many events its relay refused, and the last of them. Written without being read, so that refusals
+ * arriving together never make one another retry (on Redis).
+ */
+const relayRefusalCounts = table<number>('webhook_relay_refusal_counts');
+const lastRelayRefusals = table<RelayRefusal>('webhook_relay_last_refusals');
 
 /** Stores a new endpoint; false (and nothing stored) when its partner already has `maxPerPartner`. */
 export function createEndpoint(tx: Tx, endpoint: WebhookEndpointRecord, maxPerPartner: number): boolean {
@@ -78,5 +97,23 @@ export function deleteEndpoint(tx: Tx, partnerId: string, endpointId: string): b
   tx.delete(endpoints, endpointId);
   tx.delete(byPartner, key(partnerId, stored.createdAt, endpointId));
   tx.put(counts, partnerId, Math.max(0, (tx.get(counts, partnerId) ?? 1) - 1));
+  forgetRelayRefusals(tx, endpointId);
   return true;
+}
+
+/** Counts a refusal of the endpoint's relay, unless the endpoint went meanwhile. */
+export function countRelayRefusal(tx: Tx, endpointId: string, refusal: RelayRefusal): void {
+  if (tx.get(endpoints, endpointId) === undefined) return;
+  tx.add(relayRefusalCounts, endpointId, 1);
+  tx.put(lastRelayRefusals, endpointId, refusal);
+}
+
+export function relayRefusalsOf(tx: Tx, endpointId: string): RelayRefusals {
+  return { count: tx.get(relayRefusalCounts, endpointId) ?? 0, last: tx.get(lastRelayRefusals, endpointId) ?? null };
+}
+
+/** Starts the count afresh: the endpoint's relay is set again (a new secret), or the endpoint goes. */
+export function forgetRelayRefusals(tx: Tx, endpointId: string): void {
+  tx.delete(relayRefusalCounts, endpointId);
+  tx.delete(lastRelayRefusals, endpointId);
 }

@@ -51,13 +51,41 @@ export function storeEvents(tx: Tx, outboxEvents: readonly OutboxEvent[], now: n
   for (const partnerId of new Set(outboxEvents.map((event) => event.partnerId))) pruneEvents(tx, partnerId, options);
 }
 
-/** Whether the partner has an event of this id among those kept. */
-export function hasEvent(tx: Tx, partnerId: string, eventId: string): boolean {
-  return tx.get(eventIds, key(partnerId, eventId)) !== undefined;
+/**
+ * What became of an event from outside: `queued` for its endpoint; `duplicate` when that endpoint had it already;
+ * `dropped` when its partner's queue is full (nothing taken: sent again later, it is queued then); `kept` when it
+ * is for no endpoint, and only listed.
+ */
+export type StoredFromOutside = 'queued' | 'duplicate' | 'dropped' | 'kept';
+
+/**
+ * Stores an event from outside (the webhook relay) for the one endpoint it was sent to, if any: its partner keeps
+ * one event of each id, and each endpoint one delivery of it. So a sender that sends the same event to several
+ * endpoints reaches each once, whichever it reached first, and one that sends it again reaches none twice. It is
+ * known by the deliveries kept in the store, so it outlives a restart, as long as the event is kept.
+ */
+export function storeFromOutside(tx: Tx, outboxEvent: OutboxEvent, now: number, options: OutboxOptions): StoredFromOutside {
+  const [endpointId, ...others] = outboxEvent.endpointIds;
+  if (others.length > 0) throw new Error('an event from outside is sent to one endpoint at a time');
+  const seq = tx.get(eventIds, key(outboxEvent.partnerId, outboxEvent.event.id));
+  if (seq === undefined) {
+    storeEvents(tx, [outboxEvent], now, options);
+    if (endpointId === undefined) return 'kept';
+    return hasDelivery(tx, tx.get(eventIds, key(outboxEvent.partnerId, outboxEvent.event.id)) as number, endpointId) ? 'queued' : 'dropped';
+  }
+  if (endpointId === undefined) return 'kept';
+  if (hasDelivery(tx, seq, endpointId)) return 'duplicate';
+  return enqueue(tx, seq, endpointId, now, options) ? 'queued' : 'dropped';
 }
 
-/** A pending delivery of event `seq` to an endpoint, at the end of its lane. */
-export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, options: OutboxOptions): void {
+/** Whether event `seq` has a delivery to the endpoint, whatever its state. */
+function hasDelivery(tx: Tx, seq: number, endpointId: string): boolean {
+  const positions = tx.scan(deliveriesByEvent, within([seq], { limit: Number.MAX_SAFE_INTEGER })).map((entry) => key(numberPart(entry.key, 1)));
+  return tx.getMany(deliveries, positions).some((row) => row?.endpointId === endpointId);
+}
+
+/** A pending delivery of event `seq` to an endpoint, at the end of its lane; false when its partner's queue is full. */
+export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, options: OutboxOptions): boolean {
   const event = tx.get(events, key(seq)) as EventRow;
   const queued = tx.get(counts, pendingOf(event.partnerId), { snapshot: true, recent: true }) ?? 0;
   // An endpoint's own notice is never dropped: it is one per re-enabling, and it is what tells the partner that
@@ -66,7 +94,7 @@ export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, op
     const { onDropped } = options;
     if (onDropped) tx.afterCommit(() => onDropped({ partnerId: event.partnerId, eventId: event.id, type: event.type, orderingKey: event.orderingKey }));
     if (event.waiting === 0 && tx.get(eventsDone, key(event.partnerId, seq)) === undefined) markDone(tx, event.partnerId, seq);
-    return;
+    return false;
   }
   const position = tx.allocate('outbox_delivery');
   const row: DeliveryRow = { eventSeq: seq, endpointId, laneKey: event.orderingKey, partnerId: event.partnerId, state: 'pending', attempts: 0, round: currentRound(tx, endpointId), roundAttempts: 0 };
@@ -83,6 +111,7 @@ export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, op
   }
   tx.put(events, key(seq), { ...event, waiting: event.waiting + 1 });
   if (tx.get(lanes, key(endpointId, event.orderingKey)) === undefined) makeLaneDue(tx, endpointId, event.orderingKey, now);
+  return true;
 }
 
 /** A pending delivery that stops waiting (delivered, or its endpoint gone): off its queue and the pending lists. */

@@ -6,7 +6,7 @@
 import type { Store, Tx } from '../../store/store.ts';
 import { listAttempts, forgetAttempts } from './attempt-journal.ts';
 import { disableEndpoint, endpointState, forgetEndpointBatch, reenableEndpoint } from './endpoint-states.ts';
-import { dropEvent, hasEvent, redeliver, storeEvents } from './event-records.ts';
+import { dropEvent, redeliver, storeEvents, storeFromOutside } from './event-records.ts';
 import { claimLanes, nextLaneDueAt, releaseLane, type DeliverySlots } from './lanes.ts';
 import { listDeliveries, listEvents } from './outbox-listings.ts';
 import { eventsByPartner } from './outbox-tables.ts';
@@ -25,13 +25,8 @@ export function webhookOutbox(store: Store, options: OutboxOptions) {
     storeEvents: (tx: Tx, events: readonly OutboxEvent[], now: number): void => storeEvents(tx, events, now, options),
     /** Stores events outside a formation step (tests, tools); their deliveries become due at `now`. */
     append: (events: readonly OutboxEvent[], now: number) => store.write((tx) => storeEvents(tx, events, now, options)),
-    /** Stores an event from outside (the relay) unless the partner has one of its id already; false then. */
-    storeOnce: (event: OutboxEvent, now: number) =>
-      store.write((tx) => {
-        if (hasEvent(tx, event.partnerId, event.event.id)) return false;
-        storeEvents(tx, [event], now, options);
-        return true;
-      }),
+    /** Stores an event from outside (the relay) for the one endpoint it was sent to, once per endpoint. */
+    storeFromOutside: (event: OutboxEvent, now: number) => store.write((tx) => storeFromOutside(tx, event, now, options)),
     claim: (now: number, leaseMs: number, limit: number, slots?: DeliverySlots) => store.hold((tx) => claimLanes(tx, now, leaseMs, limit, slots)),
     settle: (claim: LaneClaim, outcome: DeliveryOutcome, attempt: AttemptRecord, now: number) =>
       store.write((tx) => settleAttempt(tx, claim, outcome, attempt, now, options)),

@@ -7,9 +7,14 @@
  * request journal (`note`) and back to the sandbox.
  *
  * What is forwarded: a verified event of a type the contract knows, under an id the contract's `EventId` allows,
- * even when its body breaks the contract (the receiver should meet what the sandbox really sends). What is not: an
- * unverified one (a receiver must refuse it, and a relay that re-signed it would launder it), and one the contract
- * could not name, which the partner portal could not list either.
+ * even when its body breaks the contract (the receiver should meet what the sandbox really sends), once to each
+ * endpoint it is sent to, if the endpoint receives its type (endpoints/receiving.ts). What is not: an unverified
+ * one (a receiver must refuse it, and a relay that re-signed it would launder it), and one the contract could not
+ * name, which the partner portal could not list either.
+ *
+ * Anyone who knows a relay URL can post to it: what is refused before the signature holds is logged and counted on
+ * the endpoint, never journaled, since the journal is the partner's history, and bounded, and such posts would push
+ * it out. Only a verified event, which the sandbox sent, is journaled.
  */
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
@@ -17,12 +22,13 @@ import type { components } from '../../../generated/mock-admin/openapi.js';
 import type { ContractDocument } from '../../../contract-model/document.ts';
 import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
 import { compileWebhookCheck, type WebhookCheck } from '../../../contract-model/webhook-check.ts';
-import { ApiError, notFound } from '../../http/api-error.ts';
+import { ApiError, notFound, serviceUnavailable } from '../../http/api-error.ts';
 import { cut, withoutControls } from '../../journal/captured-message.ts';
 import { boundedViolations } from '../../journal/request-journal.ts';
 import type { Store } from '../../store/store.ts';
 import type { WebhookEvent } from '../event-payloads.ts';
-import { getEndpoint } from '../endpoints/endpoint-records.ts';
+import { countRelayRefusal, getEndpoint, type RelayRefusal } from '../endpoints/endpoint-records.ts';
+import { subscribesTo, switchedOff } from '../endpoints/receiving.ts';
 import type { WebhookOutbox } from '../outbox/outbox.ts';
 import { maskEndpointUrl } from '../endpoint-url.ts';
 import { relayLanePrefix } from '../outbox/outbox-tables.ts';
@@ -36,7 +42,7 @@ export interface ArrivingEvent {
   /** The body parsed (readBody refused one that is not JSON). */
   body: unknown;
   headers: { 'webhook-id'?: string; 'webhook-timestamp'?: string; 'webhook-signature'?: string };
-  /** Journals the verdict in the endpoint's partner's scope, also when the event is then refused. */
+  /** Journals the request in the endpoint's partner's scope, with the verdict when there is one: only once it is verified. */
   note: (partnerId: string, verdict?: RelayedWebhook) => void;
 }
 
@@ -45,8 +51,10 @@ export interface WebhookRelay {
 }
 
 const shownLength = 100;
+/** The admin contract's bound on a refusal's reason (`RelayRefusals`). */
+const maxReasonLength = 1000;
 
-export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbox; notify: () => void; contract: ContractDocument; logger: Pick<Logger, 'info' | 'warn'> }): WebhookRelay {
+export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbox; notify: () => void; contract: ContractDocument; logger: Pick<Logger, 'info' | 'warn' | 'error'> }): WebhookRelay {
   const { store, outbox, logger } = options;
   // Compiled on the first event: most mocks never relay, and compiling the contract's schemas takes a while.
   let compiled: { check: WebhookCheck; isEventId: (id: string) => boolean } | undefined;
@@ -63,7 +71,7 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
       if (!endpoint) throw notFound(`webhook endpoint ${endpointId}`);
       const { partnerId } = endpoint;
       if (!endpoint.relay) {
-        arriving.note(partnerId);
+        logger.warn({ endpointId }, 'relayed webhook refused: the endpoint does not relay');
         throw new ApiError(409, 'E_WEBHOOK_RELAY_NOT_CONFIGURED', `Webhook endpoint ${endpointId} does not relay: set relay.secret on it (updateWebhookEndpoint) to the secret the sandbox shows for its relay URL.`);
       }
       const { headers, body } = arriving;
@@ -79,9 +87,10 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
       };
       const refusal = signatureRefusal(endpoint.relay.secret, arriving);
       if (refusal) {
-        verdict.signature = refusal.signature;
-        arriving.note(partnerId, verdict);
         logger.warn({ endpointId, eventId: verdict.eventId, reason: refusal.message }, 'relayed webhook refused: signature');
+        const counted: RelayRefusal = { at: Date.now(), signature: refusal.signature, reason: cut(withoutControls(refusal.message), maxReasonLength) };
+        // The refusal is the answer whatever becomes of its count: a store that cannot count it now is said in the log.
+        await store.write((tx) => countRelayRefusal(tx, endpointId, counted)).catch((error: unknown) => logger.warn({ endpointId, err: error }, 'relayed webhook refusal not counted'));
         throw new ApiError(401, 'E_WEBHOOK_SIGNATURE_INVALID', `${refusal.message} (webhook endpoint ${endpointId}).`);
       }
       const lowerCased = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) as Record<string, string>;
@@ -90,20 +99,27 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
       if (!isEventId(id)) violations.push(`header webhook-id: ${JSON.stringify(cut(id, shownLength))} is not an EventId of the contract, so the event is not forwarded`);
       // What a sender controls (a type, a property name) shows on one plain line, as the journal's schemas want.
       verdict.violations = boundedViolations(violations.map(withoutControls));
-      // Only an event the contract can name is stored for the partner's event log, and delivered.
+      // Only an event the contract can name is stored for the partner's event log, and delivered if the endpoint
+      // receives its type.
       if (typeof type === 'string' && check.knows(type) && isEventId(id)) {
-        const stored = await outbox.storeOnce(
+        const notReceived = !subscribesTo(endpoint, type) ? 'unsubscribed' : switchedOff(await outbox.endpoint(endpointId)) ? 'switched-off' : undefined;
+        const stored = await outbox.storeFromOutside(
           {
             partnerId,
             event: { ...(body as object), id, type } as WebhookEvent,
             orderingKey: orderingKeyOf(body, type),
-            endpointIds: [endpointId],
+            endpointIds: notReceived ? [] : [endpointId],
             body: Buffer.from(arriving.rawBody).toString('utf8'),
           },
           Date.now(),
         );
-        verdict.forwarded = stored ? 'queued' : 'duplicate';
-        if (stored) options.notify();
+        if (stored === 'dropped') {
+          // Answered 503, so that the sandbox sends it again: queued then, once the partner's queue has room.
+          arriving.note(partnerId);
+          throw serviceUnavailable(`The deliveries waiting for webhook endpoint ${endpointId}'s partner fill its queue: the event is not queued; send it again after Retry-After.`);
+        }
+        verdict.forwarded = notReceived ?? (stored === 'queued' ? 'queued' : 'duplicate');
+        if (stored === 'queued') options.notify();
       }
       arriving.note(partnerId, verdict);
       logger.info({ endpointId, eventId: verdict.eventId, type: verdict.type, forwarded: verdict.forwarded, violations: verdict.violations.length, to: maskEndpointUrl(endpoint.url) }, 'webhook relayed');

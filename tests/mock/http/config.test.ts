@@ -269,6 +269,12 @@ describe('helpText', () => {
     expect(line).toContain(`[${env}]`);
   });
 
+  it('says that a --public-url others reach makes the admin routes ask for a token, made and printed unless given', () => {
+    const line = (flag: string) => text.split('\n').find((row) => row.trimStart().startsWith(`--${flag} `)) ?? '';
+    expect(line('public-url')).toMatch(/not this machine.*admin token/);
+    expect(line('admin-token')).toMatch(/but the relay.*--public-url.*made.*printed/);
+  });
+
   it('lists --help, and only flags that parseConfig accepts', () => {
     expect(text).toMatch(/^\s+--help\b/m);
     const listed = [...text.matchAll(/^\s+--([a-z-]+)/gm)].map((match) => match[1] as string);

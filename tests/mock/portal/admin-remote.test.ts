@@ -12,7 +12,7 @@ const anotherMachine = '198.51.100.7';
 
 describe('the admin guard, by where a request comes from', () => {
   const open = createAdminGuard({ hosts: [] });
-  const shared = createAdminGuard({ adminToken: 'a-token-for-the-shared-mock', hosts: [] });
+  const shared = createAdminGuard({ adminToken: { value: 'a-token-for-the-shared-mock', made: false }, hosts: [] });
   const headers = { host: '192.0.2.2:4010' };
 
   it('refuses another machine when the mock has no admin token, saying how to share it', () => {
@@ -28,6 +28,13 @@ describe('the admin guard, by where a request comes from', () => {
       expect(open.check(headers, address), address).toBeUndefined();
     }
     expect(isThisMachine(anotherMachine)).toBe(false);
+  });
+
+  it("never takes a request a proxy passed on for this machine's, wherever it connects from", () => {
+    for (const forwarded of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9;proto=https' }, { 'x-forwarded-host': 'relay.partner.example' }, { 'x-real-ip': '203.0.113.9' }]) {
+      expect(open.check({ ...headers, ...forwarded }, '127.0.0.1'), JSON.stringify(forwarded)).toMatchObject({ status: 403, code: 'E_ADMIN_TOKEN_REQUIRED', message: expect.stringContaining('proxy') });
+      expect(shared.check({ ...headers, ...forwarded, 'x-mock-admin-token': 'a-token-for-the-shared-mock' }, '127.0.0.1')).toBeUndefined();
+    }
   });
 
   it('answers another machine that carries the token of a shared mock, and only then', () => {

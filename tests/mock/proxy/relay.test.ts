@@ -12,6 +12,7 @@ import { createCompany, createCustomer, eventually, llcBody, simulate } from '..
 import { expectCleanJournal, journalOf } from '../support/journal-check.ts';
 import { otherSandboxKey, sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.ts';
+import { completedEvent, eventIds, sendToRelay, type Sending } from './support/sandbox-events.ts';
 
 function upstreamOf(url: string) {
   return { url, timeoutMs: 5_000, fallback: false, requests: 'refuse' as const };
@@ -42,7 +43,7 @@ describe('relaying the events of a sandbox that keeps the contract (another mock
     sandboxSecret = (await createEndpoint(sandbox, { url: relayUrl })).secret;
     const updated = await proxy.call(`/_mock/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', body: { relay: { secret: sandboxSecret } } });
     expect(updated.status, JSON.stringify(updated.json)).toBe(200);
-    expect(updated.json.payload.relay).toEqual({ url: relayUrl, signWith: 'endpoint' });
+    expect(updated.json.payload.relay).toEqual({ url: relayUrl, signWith: 'endpoint', refusals: { count: 0, last: null } });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -94,6 +95,18 @@ describe('relaying the events of a sandbox that keeps the contract (another mock
     expect(entry.status).toBe(202);
     expect(receiver.requests.filter((request) => request.headers['webhook-id'] === event?.id).length).toBe(before);
   });
+
+  it('ends the report with what the relay refused, which the journal does not keep', async () => {
+    const since = new Date().toISOString();
+    expect(await proxyViolationsReport(proxy.url, { since, apiKey: sandboxKey })).toMatch(/: none\.$/);
+    const forged = await sendToRelay(proxy, endpoint.id, completedEvent('evt_refusedbyrelay000000000'), { secret: newWebhookSecret() });
+    expect(forged.status).toBe(401);
+    const report = await proxyViolationsReport(proxy.url, { since, apiKey: sandboxKey });
+    expect(report).toMatch(new RegExp(`\\n\\nThe relay of ${endpoint.id} refused 1 event\\(s\\) since its relay was set \\(signature invalid\\), the last at \\S+: No signature .* relay\\.secret$`));
+    // Without the partner's key, or for a run that started after it, the report has no such line.
+    expect(await proxyViolationsReport(proxy.url, { since })).not.toMatch(/refused/);
+    expect(await proxyViolationsReport(proxy.url, { since: new Date(Date.now() + 60_000).toISOString(), apiKey: sandboxKey })).not.toMatch(/refused/);
+  });
 });
 
 describe('relaying the events of a sandbox that gets them wrong', () => {
@@ -101,28 +114,10 @@ describe('relaying the events of a sandbox that gets them wrong', () => {
   let receiver: Receiver;
   let endpoint: { id: string; secret: string };
   const sandboxSecret = newWebhookSecret();
-  let sequence = 0;
-  const eventId = () => `evt_relay${String(sequence++).padStart(19, '0')}`;
-  const completed = (id: string, data: Record<string, unknown> = {}) => ({
-    id,
-    type: 'company.formation.completed',
-    timestamp: '2026-11-24T09:00:00Z',
-    data: { serviceCompanyId: 'com_5kHx9QaZ2mTw6RcN8vLp3JyD', serviceCustomerId: 'cus_8sWq2LmX4pTn7VbK3dRz9YhC', status: 'COMPLETED', name: 'Analytical Engines LLC', filingDate: '2026-11-24', ...data },
-  });
-  /** Sends an event to the relay as a sandbox would, signed with `secret` at `at`; headers may be replaced or left out. */
-  const send = async (event: unknown, options: { secret?: string; at?: Date; headers?: Record<string, string | undefined>; id?: string } = {}) => {
-    const body = JSON.stringify(event);
-    const id = options.id ?? (event as { id: string }).id;
-    const at = options.at ?? new Date();
-    const signed: Record<string, string | undefined> = {
-      'webhook-id': id,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': new Webhook(options.secret ?? sandboxSecret).sign(id, at, body),
-      ...options.headers,
-    };
-    const headers = Object.fromEntries(Object.entries(signed).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    return proxy.call(`/_mock/relay/${endpoint.id}`, { rawBody: body, key: null, headers: { ...headers, 'x-request-id': `req-relay-${id}` } });
-  };
+  const eventId = eventIds('relay');
+  const completed = completedEvent;
+  /** Sends an event to the relay as a sandbox would, signed with the sandbox's secret unless another is given. */
+  const send = (event: unknown, options: Sending = {}) => sendToRelay(proxy, endpoint.id, event, { ...options, secret: options.secret ?? sandboxSecret });
   beforeAll(async () => {
     proxy = await startTestMock({ adminToken: 'relay-admin-token', webhookRetryDelaysMs: [20, 20, 20] });
     receiver = await startReceiver(sandboxSecret, () => ({ status: 204 }));
@@ -147,7 +142,7 @@ describe('relaying the events of a sandbox that gets them wrong', () => {
     expect(received.body).toBe(JSON.stringify(event));
   });
 
-  it('refuses an event signed with another secret, or without its headers, or too old: journaled, never forwarded', async () => {
+  it('refuses an event signed with another secret, or without its headers, or too old: counted, never forwarded', async () => {
     const forged = completed(eventId());
     const wrongSecret = await send(forged, { secret: newWebhookSecret() });
     expect([wrongSecret.status, wrongSecret.json.error.code]).toEqual([401, 'E_WEBHOOK_SIGNATURE_INVALID']);
@@ -156,16 +151,19 @@ describe('relaying the events of a sandbox that gets them wrong', () => {
     expect([unsigned.status, unsigned.json.error.message]).toEqual([401, expect.stringMatching(/lacks webhook-signature/)]);
     const stale = await send(completed(eventId()), { at: new Date(Date.now() - 10 * 60_000) });
     expect([stale.status, stale.json.error.message]).toEqual([401, expect.stringMatching(/five minutes/)]);
-    const journal = await journalOf(proxy);
-    expect(journal.find((entry) => entry.requestId === `req-relay-${forged.id}`)?.webhook).toMatchObject({ signature: 'invalid', forwarded: 'refused', eventId: forged.id });
-    expect(journal.filter((entry) => entry.webhook?.signature === 'missing')).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await journalOf(proxy)).filter((entry) => entry.status === 401)).toEqual([]);
+    const view = await proxy.call(`/_mock/webhook-endpoints/${endpoint.id}`, { headers: { 'x-mock-admin-token': 'relay-admin-token' } });
+    expect(view.json.payload.relay.refusals).toEqual({ count: 3, last: { at: expect.any(String), signature: 'invalid', reason: expect.stringMatching(/five minutes/) } });
+    // An event sent after them arrives; none of them did.
+    const after = completed(eventId());
+    expect((await send(after)).status).toBe(202);
+    await eventually(() => receiver.requests.find((request) => request.headers['webhook-id'] === after.id));
     expect(receiver.requests.map((request) => request.headers['webhook-id'])).not.toContain(forged.id);
   });
 
   it('keeps what a sender controls to one plain line: the journal stays readable', async () => {
-    const answer = await send({ ...completed(eventId()), type: 'company.\u0001renamed\t' }, { secret: newWebhookSecret() });
-    expect(answer.status).toBe(401);
+    const answer = await send({ ...completed(eventId()), type: 'company.\u0001renamed\t' });
+    expect([answer.status, answer.json.payload.forwarded]).toEqual([202, 'refused']);
     expect((await proxy.call('/_mock/requests', { key: null, headers: { 'x-mock-admin-token': 'relay-admin-token' } })).status).toBe(200);
     expect((await journalOf(proxy)).find((entry) => entry.webhook?.type?.startsWith('company.\uFFFD'))?.webhook?.type).toBe('company.\uFFFDrenamed\uFFFD');
   });
@@ -195,7 +193,7 @@ describe('relaying the events of a sandbox that gets them wrong', () => {
     expect(rows.filter((row) => row.side === 'webhook')).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ operation: 'company.formation.completed', count: 3, example: expect.stringMatching(/^body\/data/) }),
-        expect.objectContaining({ operation: 'relayWebhook', example: expect.stringMatching(/E_WEBHOOK_SIGNATURE_INVALID/) }),
+        expect.objectContaining({ operation: 'company.\uFFFDrenamed\uFFFD', example: expect.stringMatching(/^body\/type: .* is not one of the contract's webhooks/) }),
       ]),
     );
     expect(await proxyViolationsReport(proxy.url, { adminToken: 'relay-admin-token' })).toBeUndefined();

@@ -692,6 +692,55 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.outbox.nextDueAt(full)).toBe(t0 + 5 + 1000);
     });
 
+    it('stores an event from outside once per endpoint it was sent to: each endpoint gets it once, whichever came first', async () => {
+      const store = await fresh();
+      const relayed = (endpointIds: string[], partnerId = partnerA) => ({ ...outboxEvent(companyId('rel'), 1, endpointIds, partnerId), orderingKey: `relay:${companyId('rel')}` });
+      const event = relayed(['one']);
+      expect(await store.outbox.storeFromOutside(event, t0)).toBe('queued');
+      expect(await store.outbox.storeFromOutside(event, t0 + 1)).toBe('duplicate');
+      const second = { ...event, endpointIds: ['two'] };
+      expect(await store.outbox.storeFromOutside(second, t0 + 2)).toBe('queued');
+      expect(await store.outbox.storeFromOutside(second, t0 + 3)).toBe('duplicate');
+      // For no endpoint (one that takes no events of its type): kept, and still queued for an endpoint that does.
+      expect(await store.outbox.storeFromOutside({ ...event, endpointIds: [] }, t0 + 4)).toBe('kept');
+      // Another partner's event of the same id is its own.
+      expect(await store.outbox.storeFromOutside({ ...event, partnerId: partnerB, endpointIds: ['b'] }, t0 + 5)).toBe('queued');
+      const listed = (await store.outbox.events(partnerA, { limit: 10 }, t0 + 6)).items;
+      expect(listed.map((e) => [e.id, e.body])).toEqual([[event.event.id, JSON.stringify(event.event)]]);
+      expect(listed[0]?.deliveries.map((d) => d.endpointId).sort()).toEqual(['one', 'two']);
+      const claims = await store.outbox.claim(t0 + 6, 1000, 10);
+      expect(claims.map((c) => [c.partnerId, c.endpointId, c.eventId]).sort()).toEqual([
+        [partnerA, 'one', event.event.id],
+        [partnerA, 'two', event.event.id],
+        [partnerB, 'b', event.event.id],
+      ]);
+      // Delivered, it is still a duplicate for that endpoint; a redelivery asked for is not one.
+      const [toOne] = claims.filter((c) => c.endpointId === 'one');
+      await store.outbox.settle(toOne!, { kind: 'delivered' }, attempt(toOne!, 'delivered'), t0 + 7);
+      expect(await store.outbox.storeFromOutside(event, t0 + 8)).toBe('duplicate');
+    });
+
+    it("answers dropped, not queued, for an event from outside past its partner's queue cap", async () => {
+      const store = await fresh({ maxQueuedPerPartner: 1 });
+      await store.outbox.disable('off', t0);
+      await store.outbox.append([outboxEvent(companyId('full'), 1, ['off'])], t0);
+      const event = { ...outboxEvent(companyId('rel'), 2, ['one']), orderingKey: `relay:${companyId('rel')}` };
+      expect(await store.outbox.storeFromOutside(event, t0 + 1)).toBe('dropped');
+      // Sent again once there is room, it is queued: nothing was taken for delivered.
+      await store.outbox.forgetEndpoint('off');
+      expect(await store.outbox.storeFromOutside(event, t0 + 2)).toBe('queued');
+    });
+
+    itDurable('remembers across a restart which endpoints an event from outside was queued for', async () => {
+      const store = await fresh();
+      const event = { ...outboxEvent(companyId('rel'), 1, ['one']), orderingKey: `relay:${companyId('rel')}` };
+      expect(await store.outbox.storeFromOutside(event, t0)).toBe('queued');
+      await store.close();
+      const again = await reopened();
+      expect(await again.outbox.storeFromOutside(event, t0 + 1)).toBe('duplicate');
+      expect(await again.outbox.storeFromOutside({ ...event, endpointIds: ['two'] }, t0 + 2)).toBe('queued');
+    });
+
     it('keeps the newest events once delivered, up to its capacity, and every undelivered one', async () => {
       const store = await fresh({ eventsKeptPerPartner: 2 });
       await store.outbox.append([outboxEvent(companyId('held'), 0, ['off'])], t0);
@@ -745,6 +794,24 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.webhookEndpoints.delete(partnerA, 'we_1')).toBe(true);
       expect(await store.webhookEndpoints.list(partnerA)).toEqual([]);
       expect(await store.outbox.claim(t0 + 1, 1000, 5)).toEqual([]);
+    });
+
+    it("counts the refusals of an endpoint's relay, keeps the last, and forgets them when told or when the endpoint goes", async () => {
+      const store = await fresh();
+      await store.webhookEndpoints.create(endpoint('we_1'), 5);
+      await store.webhookEndpoints.create(endpoint('we_2'), 5);
+      const refusal = (at: number, signature: 'missing' | 'invalid') => ({ at, signature, reason: `refused at ${at}` });
+      await Promise.all([store.webhookEndpoints.countRelayRefusal('we_1', refusal(t0, 'missing')), store.webhookEndpoints.countRelayRefusal('we_2', refusal(t0, 'missing'))]);
+      await store.webhookEndpoints.countRelayRefusal('we_1', refusal(t0 + 1, 'invalid'));
+      expect(await store.webhookEndpoints.relayRefusals('we_1')).toEqual({ count: 2, last: refusal(t0 + 1, 'invalid') });
+      // An endpoint that went meanwhile is not counted for.
+      await store.webhookEndpoints.countRelayRefusal('we_gone', refusal(t0, 'missing'));
+      expect(await store.webhookEndpoints.relayRefusals('we_gone')).toEqual({ count: 0, last: null });
+      await store.webhookEndpoints.forgetRelayRefusals('we_1');
+      expect(await store.webhookEndpoints.relayRefusals('we_1')).toEqual({ count: 0, last: null });
+      await store.webhookEndpoints.delete(partnerA, 'we_2');
+      await store.webhookEndpoints.create(endpoint('we_2'), 5);
+      expect(await store.webhookEndpoints.relayRefusals('we_2')).toEqual({ count: 0, last: null });
     });
 
     it("goes with its partner's reset", async () => {

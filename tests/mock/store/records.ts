@@ -17,7 +17,18 @@ import { appendRequests, encodeRequest, journalPage, type JournalQuery, type Req
 import type { CompanyChange } from '../../../mock/formation/lifecycle.ts';
 import type { PageRequest } from '../../../mock/pagination/page.ts';
 import type { Store } from '../../../mock/store/store.ts';
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type WebhookEndpointRecord } from '../../../mock/webhooks/endpoints/endpoint-records.ts';
+import {
+  countRelayRefusal,
+  createEndpoint,
+  deleteEndpoint,
+  forgetRelayRefusals,
+  getEndpoint,
+  listEndpoints,
+  relayRefusalsOf,
+  updateEndpoint,
+  type RelayRefusal,
+  type WebhookEndpointRecord,
+} from '../../../mock/webhooks/endpoints/endpoint-records.ts';
 import { webhookOutbox } from '../../../mock/webhooks/outbox/outbox.ts';
 import { defaultOutboxOptions, type OutboxOptions } from '../../../mock/webhooks/outbox/outbox-types.ts';
 
@@ -88,6 +99,9 @@ export function recordsOn(store: Store, options: RecordOptions = defaultRecordOp
       list: (partnerId: string) => store.read((tx) => listEndpoints(tx, partnerId)),
       get: (partnerId: string, endpointId: string) => store.read((tx) => getEndpoint(tx, partnerId, endpointId)),
       find: (endpointId: string) => store.read((tx) => getEndpoint(tx, undefined, endpointId)),
+      countRelayRefusal: (endpointId: string, refusal: RelayRefusal) => store.write((tx) => countRelayRefusal(tx, endpointId, refusal)),
+      relayRefusals: (endpointId: string) => store.read((tx) => relayRefusalsOf(tx, endpointId)),
+      forgetRelayRefusals: (endpointId: string) => store.write((tx) => forgetRelayRefusals(tx, endpointId)),
       update: (endpoint: WebhookEndpointRecord) => store.write((tx) => updateEndpoint(tx, endpoint)),
       async delete(partnerId: string, endpointId: string) {
         const deleted = await store.write((tx) => deleteEndpoint(tx, partnerId, endpointId));

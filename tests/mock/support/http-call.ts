@@ -43,7 +43,7 @@ export async function call(baseUrl: string, path: string, options: CallOptions =
  * A request sent with node:http as it is, headers exactly as given: no client decompresses the answer or adds
  * Accept-Encoding, Host or Origin behind the test's back.
  */
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const sent = request({ host: hostname, port, path, method, headers }, (response) => {
@@ -52,6 +52,6 @@ export function rawRequest(baseUrl: string, method: string, path: string, header
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
     });
     sent.on('error', reject);
-    sent.end();
+    sent.end(body);
   });
 }

@@ -9,9 +9,10 @@ import type { components } from '../../../generated/mock-admin/openapi.js';
 
 type JournalEntry = components['schemas']['RequestJournalEntry'];
 
-/** The mock's whole request journal, oldest first (with the admin token, when the mock runs with one). */
-export function journalOf(mock: { url: string; config?: { adminToken?: string } }): Promise<JournalEntry[]> {
-  return readMockJournal(mock.url, mock.config?.adminToken ? { adminToken: mock.config.adminToken } : {});
+/** The mock's whole request journal, oldest first (with the admin token, when the mock runs with one, given or made). */
+export function journalOf(mock: { url: string; config?: { adminToken?: string }; adminToken?: { value: string } | undefined }): Promise<JournalEntry[]> {
+  const adminToken = mock.adminToken?.value ?? mock.config?.adminToken;
+  return readMockJournal(mock.url, adminToken ? { adminToken } : {});
 }
 
 /**
@@ -19,7 +20,7 @@ export function journalOf(mock: { url: string; config?: { adminToken?: string } 
  * provokes either on purpose sends its own `x-request-id` and lists it in `expected5xx` (an answer that breaks the
  * contract is always sent as a 500).
  */
-export async function expectCleanJournal(mock: { url: string; config?: { adminToken?: string }; logs?: Record<string, unknown>[] }, options: { expected5xx?: Iterable<string> } = {}): Promise<void> {
+export async function expectCleanJournal(mock: Parameters<typeof journalOf>[0] & { logs?: Record<string, unknown>[] }, options: { expected5xx?: Iterable<string> } = {}): Promise<void> {
   const expected = new Set(options.expected5xx ?? []);
   // The admin routes are not journaled, but an answer of theirs that breaks the admin contract is logged (and sent
   // as a 500), like one of the API's: the mock's log says so where the test can see it.
@@ -34,7 +35,7 @@ export async function expectCleanJournal(mock: { url: string; config?: { adminTo
 }
 
 /** Checks the journal, then closes the mock whatever the check found. */
-export async function closeCheckingJournal(mock: { url: string; config?: { adminToken?: string }; logs?: Record<string, unknown>[]; close(): Promise<void> } | undefined, options: { expected5xx?: Iterable<string> } = {}): Promise<void> {
+export async function closeCheckingJournal(mock: (Parameters<typeof journalOf>[0] & { logs?: Record<string, unknown>[]; close(): Promise<void> }) | undefined, options: { expected5xx?: Iterable<string> } = {}): Promise<void> {
   if (!mock) return;
   try {
     await expectCleanJournal(mock, options);
