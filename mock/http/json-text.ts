@@ -4,6 +4,10 @@
  * string holding a lone surrogate (`"\ud800"`, an escape standing for half a character) is refused alike, being the
  * same broken text written another way, which could be neither filed nor sent back as UTF-8; and a key may appear
  * once in an object, or the last value would win and a body whose first `email` is invalid would pass.
+ *
+ * A key written with an escape (`"\""`, `"em\u0061il"`) is read here, not by JSON.parse: V8's JSON.parse (Node 24,
+ * nodejs/node#63785) can read such a key as another one it met before (`"\""` as `"\\"` once some text had a `\\`
+ * key), so one partner's body could change how the next one's keys read.
  */
 import { createScanner } from 'jsonc-parser';
 
@@ -31,33 +35,40 @@ export function readJsonText(raw: Uint8Array): JsonText {
   } catch (error) {
     return { kind: 'malformed', problem: (error as Error).message };
   }
-  // The token-by-token search below costs several times JSON.parse: it runs only where a repeated key or an
-  // escaped surrogate may be, which a count and a regular expression tell at a fraction of that.
-  const suspect = surrogateEscape.test(text) || keysInText(text) !== keysInValue(value);
-  const problem = suspect ? firstIJsonProblem(text) : undefined;
-  return problem ? { kind: 'malformed', problem } : { kind: 'json', value };
+  // Reading token by token costs several times JSON.parse: it is done only where a key is escaped, a key may be
+  // repeated or a surrogate is escaped, which one pass over the text, a count and a regular expression tell.
+  const keys = keysInText(text);
+  if (!keys.escaped && !surrogateEscape.test(text) && keys.count === keysInValue(value)) return { kind: 'json', value };
+  return readByTokens(text);
 }
 
 /**
- * The keys the text writes, for text JSON.parse accepted: each string followed by a colon. The parsed value holds
- * fewer exactly when a key is repeated in one object (the last one wins).
+ * The keys the text writes, for text JSON.parse accepted: each string followed by a colon; and whether one of them
+ * holds an escape. The parsed value holds fewer keys exactly when one is repeated in an object (the last one wins).
  */
-function keysInText(text: string): number {
-  let keys = 0;
+function keysInText(text: string): { count: number; escaped: boolean } {
+  let count = 0;
+  let escaped = false;
   const length = text.length;
   for (let index = 0; index < length; index += 1) {
     if (text.charCodeAt(index) !== 0x22) continue;
     // To the closing quote, past escapes.
+    let escapes = false;
     for (index += 1; index < length; index += 1) {
       const code = text.charCodeAt(index);
-      if (code === 0x5c) index += 1;
-      else if (code === 0x22) break;
+      if (code === 0x5c) {
+        escapes = true;
+        index += 1;
+      } else if (code === 0x22) break;
     }
     let next = index + 1;
     while (next < length && isJsonSpace(text.charCodeAt(next))) next += 1;
-    if (text.charCodeAt(next) === 0x3a) keys += 1;
+    if (text.charCodeAt(next) === 0x3a) {
+      count += 1;
+      escaped ||= escapes;
+    }
   }
-  return keys;
+  return { count, escaped };
 }
 
 const isJsonSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
@@ -73,9 +84,11 @@ function keysInValue(value: unknown): number {
       for (const item of node) if (item !== null && typeof item === 'object') pending.push(item);
       continue;
     }
-    for (const key in node) {
-      keys += 1;
-      const child = (node as Record<string, unknown>)[key];
+    // Own keys only: a `for … in` would count what a prototype adds too.
+    const names = Object.keys(node);
+    keys += names.length;
+    for (const name of names) {
+      const child = (node as Record<string, unknown>)[name];
       if (child !== null && typeof child === 'object') pending.push(child);
     }
   }
@@ -83,13 +96,14 @@ function keysInValue(value: unknown): number {
 }
 
 /**
- * The first string with a lone surrogate or key repeated within one object, with its JSON Pointer. For text that
- * JSON.parse has accepted: the scanner of `jsonc-parser` (which decodes escapes, so `"\u0065mail"` is `email`) gives
- * the tokens, and a stack of the open objects and arrays tells a key from a value. No recursion, so a body nested
- * 100 000 deep is no problem. Keys are checked as they come, so a pointer never holds a lone surrogate.
+ * The value of text JSON.parse has accepted, read token by token, or its first string with a lone surrogate or key
+ * repeated within one object, with its JSON Pointer. The scanner of `jsonc-parser` decodes escapes (`"\u0065mail"` is
+ * `email`) and gives the tokens; a stack of the open objects and arrays tells a key from a value. No recursion, so a
+ * body nested 100 000 deep is no problem. Keys are checked as they come, so a pointer never holds a lone surrogate.
  */
-function firstIJsonProblem(text: string): string | undefined {
+function readByTokens(text: string): JsonText {
   interface Container {
+    value: Record<string, unknown> | unknown[];
     /** The keys seen so far, for an object; `undefined` for an array. */
     keys: Set<string> | undefined;
     /** The key or index of the member being read. */
@@ -98,21 +112,31 @@ function firstIJsonProblem(text: string): string | undefined {
     expectKey: boolean;
   }
   const stack: Container[] = [];
+  let root: unknown;
   const pointer = (depth = stack.length) => stack.slice(0, depth).map((container) => `/${String(container.at).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
   const place = (at: string) => (at === '' ? 'the top' : at);
   const whole = surrogateEscape.test(text) ? (value: string) => !loneSurrogate.test(value) : () => true;
+  const add = (value: unknown) => {
+    const top = stack[stack.length - 1];
+    if (!top) root = value;
+    else if (top.keys) Object.defineProperty(top.value, top.at, { value, writable: true, enumerable: true, configurable: true });
+    else (top.value as unknown[]).push(value);
+  };
   const scanner = createScanner(text, true);
   // The text is valid JSON: a token's first character tells what it is (the scanner's kinds are a const enum, which
   // isolated modules cannot read), and the end is the token that starts past the text.
   for (scanner.scan(); scanner.getTokenOffset() < text.length; scanner.scan()) {
     const top = stack[stack.length - 1];
-    switch (text[scanner.getTokenOffset()]) {
+    const first = text[scanner.getTokenOffset()] as string;
+    switch (first) {
       case '{':
-        stack.push({ keys: new Set(), at: '', expectKey: true });
+      case '[': {
+        // Defined as a data property even where the key is `__proto__`, as JSON.parse does.
+        const value = first === '{' ? {} : [];
+        add(value);
+        stack.push(first === '{' ? { value, keys: new Set(), at: '', expectKey: true } : { value, keys: undefined, at: 0, expectKey: false });
         break;
-      case '[':
-        stack.push({ keys: undefined, at: 0, expectKey: false });
-        break;
+      }
       case '}':
       case ']':
         stack.pop();
@@ -121,23 +145,36 @@ function firstIJsonProblem(text: string): string | undefined {
         if (top?.keys) top.expectKey = true;
         else if (top) top.at = (top.at as number) + 1;
         break;
+      case ':':
+        break;
       case '"': {
         const value = scanner.getTokenValue();
         if (top?.keys && top.expectKey) {
-          if (!whole(value)) return `the key ${JSON.stringify(value)} at ${place(pointer(stack.length - 1))} holds a lone surrogate, half of a character; text must be whole characters (I-JSON)`;
+          if (!whole(value)) return { kind: 'malformed', problem: `the key ${JSON.stringify(value)} at ${place(pointer(stack.length - 1))} holds a lone surrogate, half of a character; text must be whole characters (I-JSON)` };
           top.at = value;
           top.expectKey = false;
-          if (top.keys.has(value)) return `the key ${JSON.stringify(value)} appears twice in one object, at ${pointer()}; a key may appear once`;
+          if (top.keys.has(value)) return { kind: 'malformed', problem: `the key ${JSON.stringify(value)} appears twice in one object, at ${pointer()}; a key may appear once` };
           top.keys.add(value);
         } else if (!whole(value)) {
           // JSON.stringify writes a lone surrogate as an escape, so the message stays text.
-          return `the string at ${place(pointer())} holds a lone surrogate, half of a character (${JSON.stringify(value)}); text must be whole characters (I-JSON)`;
-        }
+          return { kind: 'malformed', problem: `the string at ${place(pointer())} holds a lone surrogate, half of a character (${JSON.stringify(value)}); text must be whole characters (I-JSON)` };
+        } else add(value);
         break;
       }
+      case 't':
+        add(true);
+        break;
+      case 'f':
+        add(false);
+        break;
+      case 'n':
+        add(null);
+        break;
       default:
+        // A number, read as JSON.parse reads it.
+        add(Number(scanner.getTokenValue()));
         break;
     }
   }
-  return undefined;
+  return { kind: 'json', value: root };
 }
