@@ -10,6 +10,7 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
+import { receivedHeaderText } from '../http/header-value.ts';
 import type { Exchange, UpstreamOutcome } from '../pipeline/exchange.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { respond } from '../pipeline/reply.ts';
@@ -37,7 +38,7 @@ export function forwardToUpstream(options: { url: string; timeoutMs: number; fal
       const body = new Uint8Array(await response.arrayBuffer());
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
-        if (!hopByHop.has(name) && name !== 'content-encoding') headers[name] = value;
+        if (!hopByHop.has(name) && name !== 'content-encoding') headers[name] = receivedHeaderText(value);
       });
       const answer = { status: response.status, headers, body, ...jsonOf(headers['content-type'], body) };
       exchange.upstream = outcome('answered', response.status);
