@@ -5,14 +5,14 @@
  * client got. A header value that Node refused (a character past Latin-1, such as the `…` of "… and 2 more") used
  * to turn the answer into `500 OK` with requestId `unknown`, journaled as the 200 it was meant to be.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mockAdminClient } from '../../../contract-tests/support/mock-admin.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { journalOf } from '../support/journal-check.ts';
 import { rawRequest } from '../support/http-call.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
-import { mockAdminClient } from '../../../contract-tests/support/mock-admin.ts';
+import { listen } from '../support/upstream-server.ts';
 
 /** Tab, space and visible ASCII: what every header value the mock writes is made of. */
 const headerText = /^[\t\x20-\x7E]*$/;
@@ -39,11 +39,6 @@ async function journaledAnswer(mock: TestMock, requestId: string) {
   return { listed, response: data?.payload.response };
 }
 
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 describe('a proxy whose upstream breaks the contract many times in one answer', () => {
   let upstream: { server: Server; url: string };
