@@ -48,11 +48,21 @@ export async function serveRequest(channel: Channel, request: IncomingMessage, r
 /**
  * Finalises, writes and records the exchange's answer (a 500 when nothing decided one). Recorded once written, as
  * `writeAnswer` sent it (its header values escaped, or the 500 that replaced an answer it could not write): the
- * journal keeps what the client got.
+ * journal keeps what the client got. Finalising that fails (a bug of the check, not of the answer) is answered as
+ * any failure is, under the request's own id, and journaled so.
  */
-export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchange: Exchange, response: ServerResponse, logger: Pick<Logger, 'error'>): void {
+export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchange: Exchange, response: ServerResponse, logger: Pick<Logger, 'error' | 'warn'>): void {
   if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
-  channel.finalise(exchange);
+  try {
+    channel.finalise(exchange);
+  } catch (error) {
+    respond(exchange, failureAnswer(error, logger, { requestId: exchange.requestId, internal: 'An unexpected error occurred while the answer was checked.' }));
+    try {
+      channel.finalise(exchange);
+    } catch {
+      finaliseUnchecked(exchange);
+    }
+  }
   try {
     const sent = writeAnswer({ response }, exchange.response as NonNullable<Exchange['response']>, exchange.method);
     if (sent.unwritable !== undefined) logger.error({ requestId: exchange.requestId, status: exchange.response?.status, problem: sent.unwritable }, 'the answer could not be written: answered 500 instead');
@@ -60,4 +70,10 @@ export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchan
   } finally {
     channel.record(exchange);
   }
+}
+
+/** The headers every answer carries, when the check fails even on the 500 that reports it failing. */
+function finaliseUnchecked(exchange: Exchange): void {
+  const answer = exchange.response as NonNullable<Exchange['response']>;
+  answer.finalHeaders = { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers };
 }

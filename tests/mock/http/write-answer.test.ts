@@ -2,6 +2,7 @@
  * `writeAnswer`, the one place an answer goes on the wire: every header value it writes is made of characters a
  * header may carry (the rest escaped, never dropped, and no text ever ends a header line early), and an answer it
  * cannot write at all goes out as a 500 saying so, with the reason phrase of a 500, and is what it hands back.
+ * `sendAnswer` journals what was sent, even when the answer's check itself failed.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -9,6 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Answer } from '../../../mock/http/answer.ts';
 import { headerValue } from '../../../mock/http/header-value.ts';
 import { writeAnswer, type Sent } from '../../../mock/http/write-answer.ts';
+import { parseRequestTarget } from '../../../mock/http/request-target.ts';
+import { newExchange, type Exchange } from '../../../mock/pipeline/exchange.ts';
+import { respond } from '../../../mock/pipeline/reply.ts';
+import { sendAnswer } from '../../../mock/pipeline/send-answer.ts';
 import { rawRequest } from '../support/http-call.ts';
 
 let server: Server | undefined;
@@ -100,5 +105,39 @@ describe('an answer that cannot be written', () => {
     });
     expect(statusLine).toBe('HTTP/1.1 500 Internal Server Error');
     expect(second?.answer.status).toBe(500);
+  });
+});
+
+describe('sendAnswer', () => {
+  it('answers a 500 under the request id when the check of the answer fails, and journals that 500', async () => {
+    const recorded: Answer[] = [];
+    const logged: unknown[] = [];
+    const logger = { error: (...line: unknown[]) => logged.push(line), warn: (...line: unknown[]) => logged.push(line) };
+    let checks = 0;
+    server = createServer((request, response) => {
+      const exchange: Exchange = newExchange(request, parseRequestTarget(request.url));
+      exchange.requestId = 'req-check-broke';
+      respond(exchange, { status: 200, payload: { fine: true } });
+      const channel = {
+        finalise: () => {
+          checks += 1;
+          throw new RangeError('Maximum call stack size exceeded');
+        },
+        record: (done: Exchange) => void recorded.push(done.response as Answer),
+      };
+      sendAnswer(channel, exchange, response, logger);
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const got = await rawRequest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'GET', '/');
+    expect([got.status, got.reason]).toEqual([500, 'Internal Server Error']);
+    expect(got.headers['x-request-id']).toBe('req-check-broke');
+    expect(JSON.parse(got.body.toString()).error).toMatchObject({ code: 'E_INTERNAL', requestId: 'req-check-broke' });
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]?.status).toBe(500);
+    expect(recorded[0]?.finalHeaders?.['x-request-id']).toBe('req-check-broke');
+    expect(recorded[0]?.body).toEqual(got.body.toString());
+    // Tried on the answer, then on the 500; logged once as the failure it is.
+    expect(checks).toBe(2);
+    expect(logged).toHaveLength(1);
   });
 });

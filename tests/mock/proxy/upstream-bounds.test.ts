@@ -79,6 +79,22 @@ describe('the bound on what the proxy reads', () => {
     }
   });
 
+  it('is a failure like the others with --upstream-fallback: the mock answers, and says why', async () => {
+    const upstream = await startEndlessUpstream();
+    const proxy = await startTestMock({ upstream: { url: upstream.url, maxBodyBytes: 64 * 1024, fallback: true } });
+    try {
+      const answer = await proxy.call('/v1/partner/reference/countries', { headers: { 'x-request-id': 'req-endless-fallback' } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-mock-fallback')).toBe('upstream too-large');
+      await upstream.answers[0]?.closed;
+      const [entry] = (await journalOf(proxy)).filter((found) => found.requestId === 'req-endless-fallback');
+      expect(entry?.upstream).toMatchObject({ outcome: 'too-large', status: 200, fallback: true });
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+
   it('is refused when it is not a size, or out of range, or given without --upstream', () => {
     expect(() => parseConfig(['--upstream', 'http://127.0.0.1:1', '--upstream-max-body', 'lots'], {})).toThrow('--upstream-max-body must be a size from 64KiB to 1GiB, such as 512KiB or 16MiB; got "lots"');
     expect(() => parseConfig(['--upstream', 'http://127.0.0.1:1', '--upstream-max-body', '1KiB'], {})).toThrow('--upstream-max-body must be a size from 64KiB to 1GiB');
