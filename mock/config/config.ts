@@ -377,7 +377,6 @@ function size(raw: string, name: string, min: number, max: number): number {
   return bytes;
 }
 
-
 function adminToken(raw: string | undefined): string | undefined {
   if (raw !== undefined && !/^[!-~]{16,256}$/.test(raw)) throw new ConfigError('--admin-token must be 16 to 256 visible ASCII characters');
   return raw;
