@@ -15,6 +15,8 @@ export interface ContractFacts {
   pageSize: { default: number; min: number; max: number };
   /** `Error.message`'s maxLength. */
   errorMessageMaxLength: number;
+  /** `Document.sizeBytes`' maximum: the largest file an answer carries (a download), the largest body the contract sizes. */
+  documentMaxBytes: number;
   /** The root `x-service-limits`: the limits the description states in words, as numbers. */
   limits: ServiceLimits;
 }

@@ -5,7 +5,7 @@
  * those one officer at most may hold (`x-required-roles`, `x-single-holder-roles` on its `executiveMembers`), and
  * the bounds of an error's `details` and of a field pointer, and the formats of `x-request-id` and `Idempotency-Key`
  * (checked by steps that run before request validation, which must still answer by the contract's rule), the page
- * size, the longest error message, and the service's limits (`x-service-limits` at the root: body and header sizes,
+ * size, the longest error message, the largest document (`Document.sizeBytes`), and the service's limits (`x-service-limits` at the root: body and header sizes,
  * retention, rates, the webhook timeout and retry schedule). `npm run generate` writes them to
  * generated/contract-facts.ts, which the mock, the client and the contract suite import.
  */
@@ -27,6 +27,7 @@ export function readContractFacts(document: ContractDocument): ContractFacts {
   const idempotencyKey = at(components, ['parameters', 'IdempotencyKey', 'schema'], 'the Idempotency-Key parameter schema');
   const limit = at(components, ['parameters', 'Limit', 'schema'], 'the limit parameter schema');
   const message = at(components, ['schemas', 'Error', 'properties', 'message'], 'Error.message');
+  const documentSize = at(components, ['schemas', 'Document', 'properties', 'sizeBytes'], 'Document.sizeBytes');
   return {
     apiKey: {
       format: text(apiKey['x-key-format'], 'ApiKey x-key-format'),
@@ -42,6 +43,7 @@ export function readContractFacts(document: ContractDocument): ContractFacts {
     idempotencyKeyLength: { min: count(idempotencyKey.minLength, 'Idempotency-Key minLength'), max: count(idempotencyKey.maxLength, 'Idempotency-Key maxLength') },
     pageSize: { default: count(limit.default, 'limit default'), min: count(limit.minimum, 'limit minimum'), max: count(limit.maximum, 'limit maximum') },
     errorMessageMaxLength: count(message.maxLength, 'Error.message maxLength'),
+    documentMaxBytes: count(documentSize.maximum, 'Document.sizeBytes maximum'),
     limits: serviceLimits(at(document, ['x-service-limits'], 'x-service-limits')),
   };
 }

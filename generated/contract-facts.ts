@@ -55,6 +55,7 @@ export const contractFacts: ContractFacts = {
     "max": 100
   },
   "errorMessageMaxLength": 1000,
+  "documentMaxBytes": 26214400,
   "limits": {
     "requestBodyMaxBytes": 1048576,
     "requestHeadersMaxBytes": 16384,

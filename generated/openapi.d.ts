@@ -640,11 +640,12 @@ export interface components {
          *     | 429 | `E_RATE_LIMITED` | The key's rate limit is exceeded; retry after `Retry-After`. |
          *     | 431 | `E_HEADERS_TOO_LARGE` | The request line and headers together are over 16 KiB. |
          *     | 500 | `E_INTERNAL` | An unexpected error. Safe to retry with the same `Idempotency-Key`. |
+         *     | 502 | `E_BAD_GATEWAY` | A gateway in front of the service could not pass its answer on: the service could not be reached, or its answer could not be read whole (larger than any answer this description allows). The request may have been carried out: retry it, a create with the same `Idempotency-Key`. |
          *     | 503 | `E_SERVICE_UNAVAILABLE` | The service is briefly unavailable (maintenance or overload); retry after `Retry-After`. |
          * @example E_VALIDATION_FAILED
          * @enum {string}
          */
-        ErrorCode: "E_MALFORMED_JSON" | "E_VALIDATION_FAILED" | "E_IDEMPOTENCY_KEY_REQUIRED" | "E_IDEMPOTENCY_KEY_INVALID" | "E_MALFORMED_REQUEST" | "E_AUTH_MISSING" | "E_AUTH_INVALID" | "E_DOWNLOAD_URL_EXPIRED" | "E_DOWNLOAD_URL_INVALID" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_REQUEST_TIMEOUT" | "E_IDEMPOTENCY_KEY_REUSED" | "E_IDEMPOTENCY_KEY_IN_PROGRESS" | "E_FORMATION_ALREADY_FINAL" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_EXPECTATION_FAILED" | "E_RATE_LIMITED" | "E_HEADERS_TOO_LARGE" | "E_INTERNAL" | "E_SERVICE_UNAVAILABLE";
+        ErrorCode: "E_MALFORMED_JSON" | "E_VALIDATION_FAILED" | "E_IDEMPOTENCY_KEY_REQUIRED" | "E_IDEMPOTENCY_KEY_INVALID" | "E_MALFORMED_REQUEST" | "E_AUTH_MISSING" | "E_AUTH_INVALID" | "E_DOWNLOAD_URL_EXPIRED" | "E_DOWNLOAD_URL_INVALID" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_REQUEST_TIMEOUT" | "E_IDEMPOTENCY_KEY_REUSED" | "E_IDEMPOTENCY_KEY_IN_PROGRESS" | "E_FORMATION_ALREADY_FINAL" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_EXPECTATION_FAILED" | "E_RATE_LIMITED" | "E_HEADERS_TOO_LARGE" | "E_INTERNAL" | "E_BAD_GATEWAY" | "E_SERVICE_UNAVAILABLE";
         /**
          * FieldErrorCode
          * @description The code of one problem in `error.details` of a `400 E_VALIDATION_FAILED`. New codes may be added within `v1`.

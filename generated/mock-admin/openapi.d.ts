@@ -682,11 +682,12 @@ export interface components {
          *     | 429 | `E_RATE_LIMITED` | The key's rate limit is exceeded; retry after `Retry-After`. |
          *     | 431 | `E_HEADERS_TOO_LARGE` | The request line and headers together are over 16 KiB. |
          *     | 500 | `E_INTERNAL` | An unexpected error. Safe to retry with the same `Idempotency-Key`. |
+         *     | 502 | `E_BAD_GATEWAY` | A gateway in front of the service could not pass its answer on: the service could not be reached, or its answer could not be read whole (larger than any answer this description allows). The request may have been carried out: retry it, a create with the same `Idempotency-Key`. |
          *     | 503 | `E_SERVICE_UNAVAILABLE` | The service is briefly unavailable (maintenance or overload); retry after `Retry-After`. |
          * @example E_VALIDATION_FAILED
          * @enum {string}
          */
-        ErrorCode: "E_MALFORMED_JSON" | "E_VALIDATION_FAILED" | "E_IDEMPOTENCY_KEY_REQUIRED" | "E_IDEMPOTENCY_KEY_INVALID" | "E_MALFORMED_REQUEST" | "E_AUTH_MISSING" | "E_AUTH_INVALID" | "E_DOWNLOAD_URL_EXPIRED" | "E_DOWNLOAD_URL_INVALID" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_REQUEST_TIMEOUT" | "E_IDEMPOTENCY_KEY_REUSED" | "E_IDEMPOTENCY_KEY_IN_PROGRESS" | "E_FORMATION_ALREADY_FINAL" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_EXPECTATION_FAILED" | "E_RATE_LIMITED" | "E_HEADERS_TOO_LARGE" | "E_INTERNAL" | "E_SERVICE_UNAVAILABLE";
+        ErrorCode: "E_MALFORMED_JSON" | "E_VALIDATION_FAILED" | "E_IDEMPOTENCY_KEY_REQUIRED" | "E_IDEMPOTENCY_KEY_INVALID" | "E_MALFORMED_REQUEST" | "E_AUTH_MISSING" | "E_AUTH_INVALID" | "E_DOWNLOAD_URL_EXPIRED" | "E_DOWNLOAD_URL_INVALID" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_REQUEST_TIMEOUT" | "E_IDEMPOTENCY_KEY_REUSED" | "E_IDEMPOTENCY_KEY_IN_PROGRESS" | "E_FORMATION_ALREADY_FINAL" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_EXPECTATION_FAILED" | "E_RATE_LIMITED" | "E_HEADERS_TOO_LARGE" | "E_INTERNAL" | "E_BAD_GATEWAY" | "E_SERVICE_UNAVAILABLE";
         /**
          * AdminErrorCode
          * @description The machine-readable code of an admin route's error: every code of the API's `ErrorCode` (a code added to the
@@ -982,7 +983,9 @@ export interface components {
             errorCode: string | null;
             /**
              * @description Present only when the mock is a proxy (`--upstream`): what the upstream did with the request it was
-             *     forwarded. `answered` with its status; `unreachable` (the proxy answered `502`) or `timeout` (`504`).
+             *     forwarded. `answered` with its status; `unreachable` (the proxy answered `502`), `timeout` (`504`), or
+             *     `too-large`: it answered (its status given) with a body over `--upstream-max-body`, which the proxy stopped
+             *     reading, hanging up, and answered `502`.
              */
             upstream?: {
                 /**
@@ -996,7 +999,7 @@ export interface components {
                  * @example answered
                  * @enum {string}
                  */
-                outcome: "answered" | "unreachable" | "timeout";
+                outcome: "answered" | "unreachable" | "timeout" | "too-large";
                 /**
                  * Format: int32
                  * @description The upstream's status, when it answered.

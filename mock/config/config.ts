@@ -21,7 +21,17 @@ export interface MockConfig {
    * A server speaking the contract (the real sandbox) that API requests are forwarded to (`--upstream`): the mock is
    * then a proxy that checks both sides against the contract.
    */
-  upstream?: { url: string; timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward'; /** `--record FILE`. */ record?: string };
+  upstream?: {
+    url: string;
+    /** How long the upstream may take to send its whole answer, head and body. */
+    timeoutMs: number;
+    /** The most body bytes read of an upstream's answer (`--upstream-max-body`); past it, the proxy answers 502. */
+    maxBodyBytes: number;
+    fallback: boolean;
+    requests: 'refuse' | 'forward';
+    /** `--record FILE`. */
+    record?: string;
+  };
   /**
    * Required on every admin route but the relay when set (`--admin-token`); without one, a `--public-url` others
    * reach makes the mock make one (app/services.ts).
@@ -86,6 +96,13 @@ function asDuration(seconds: number): string {
   return seconds % 60 === 0 ? `${seconds / 60}m` : `${seconds}s`;
 }
 
+const sizeUnits: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+/** Bytes as a size setting takes them, in the largest unit that divides them: `26214400` → `25MiB`. */
+function asSize(bytes: number): string {
+  const unit = ['GiB', 'MiB', 'KiB'].find((name) => bytes % (sizeUnits[name] as number) === 0);
+  return unit === undefined ? String(bytes) : `${bytes / (sizeUnits[unit] as number)}${unit}`;
+}
+
 /**
  * The mock's retry delays unless told otherwise: one per retry the contract schedules, doubling from half a second to
  * at most 16 s, so that a failing endpoint is disabled within a minute rather than the published 28 hours.
@@ -114,9 +131,10 @@ const options: Option[] = [
   { flag: 'admin-token', env: 'ADMIN_TOKEN', type: 'string', placeholder: 'TOKEN', help: 'require this token (header X-Mock-Admin-Token) on every /_mock/ route but the relay, from this machine too: for a mock shared on a network (default: none, the admin routes answering this machine only; with a --public-url that is not this machine, one made once, kept in the store and printed at start)' },
   { flag: 'environment', env: 'MOCK_ENVIRONMENT', type: 'string', placeholder: 'ENV', help: 'sandbox (default: dk_test_ keys, Sandbox operations) or production (dk_live_ keys)' },
   { flag: 'upstream', env: 'UPSTREAM', type: 'string', placeholder: 'URL', help: 'forward every API request to this server (the real sandbox), with the caller\'s own key, and check the request and the answer against the contract: a proxy (default: none, the mock answers)' },
-  { flag: 'upstream-fallback', env: 'UPSTREAM_FALLBACK', type: 'string', placeholder: 'on|off', help: 'answer from the mock itself where the upstream lacks an operation (404 without the contract\'s E_NOT_FOUND, 501) or fails (unreachable, too slow), marked x-mock-fallback (default off)' },
+  { flag: 'upstream-fallback', env: 'UPSTREAM_FALLBACK', type: 'string', placeholder: 'on|off', help: 'answer from the mock itself where the upstream lacks an operation (404 without the contract\'s E_NOT_FOUND, 501) or fails (unreachable, too slow, an answer over --upstream-max-body), marked x-mock-fallback (default off)' },
   { flag: 'upstream-requests', env: 'UPSTREAM_REQUESTS', type: 'string', placeholder: 'refuse|forward', help: 'what the proxy does with a request the contract refuses: answer 400 as the mock would, or forward it with its violations noted, in x-mock-request-violations and the journal (default refuse)' },
-  { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to answer before the proxy answers 504 (default 30s)' },
+  { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to send its whole answer, head and body, before the proxy answers 504 (default 30s)' },
+  { flag: 'upstream-max-body', env: 'UPSTREAM_MAX_BODY', type: 'string', placeholder: 'SIZE', help: `the most the proxy reads of an upstream's answer body, e.g. 64MiB; past it, the proxy hangs up and answers 502 E_BAD_GATEWAY (default ${asSize(contractFacts.documentMaxBytes)}: the largest document the contract allows)` },
   { flag: 'record', env: 'RECORD_FILE', type: 'string', placeholder: 'FILE', help: 'write the customers and companies the upstream answered with to FILE, a seed for --seed (no key is written: load it with --seed-key); FILE must not exist yet' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links and relay URLs (default http://HOST:PORT); one that is not this machine (a tunnel) puts the mock on the internet, so its admin routes then ask for the admin token (see --admin-token)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
@@ -220,7 +238,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   if (publicUrl !== undefined) url(publicUrl, 'public-url');
   const upstreamUrl = value('upstream');
   if (upstreamUrl !== undefined) url(upstreamUrl, 'upstream');
-  for (const flag of ['upstream-timeout', 'upstream-fallback', 'upstream-requests', 'record']) if (upstreamUrl === undefined && value(flag) !== undefined) throw new ConfigError(`--${flag} needs --upstream`);
+  for (const flag of ['upstream-timeout', 'upstream-max-body', 'upstream-fallback', 'upstream-requests', 'record']) if (upstreamUrl === undefined && value(flag) !== undefined) throw new ConfigError(`--${flag} needs --upstream`);
   if (value('seed-key') !== undefined && value('seed') === undefined) throw new ConfigError('--seed-key needs --seed');
   const apiKeys = value('api-keys')?.split(',').map((key) => key.trim()).filter(Boolean);
   const prefix = environment === 'sandbox' ? 'dk_test_' : 'dk_live_';
@@ -238,7 +256,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       host: value('host') ?? '127.0.0.1',
       environment,
       publicUrl: publicUrl?.replace(/\/+$/, ''),
-      ...(upstreamUrl === undefined ? {} : { upstream: { url: upstreamUrl.replace(/\/+$/, ''), timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout'), fallback: onOff(value('upstream-fallback') ?? 'off', 'upstream-fallback'), requests: oneOf(value('upstream-requests') ?? 'refuse', 'upstream-requests', ['refuse', 'forward'] as const), ...(value('record') === undefined ? {} : { record: value('record') }) } }),
+      ...(upstreamUrl === undefined ? {} : { upstream: upstreamSettings(upstreamUrl, value) }),
       store,
       adminToken: adminToken(value('admin-token')),
       seedFile: value('seed'),
@@ -270,6 +288,20 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       contractPath: value('contract') ?? defaultContractPath,
       cors: corsOrigins(value('cors') ?? '*'),
     },
+  };
+}
+
+function upstreamSettings(upstreamUrl: string, value: (flag: string) => string | undefined): NonNullable<MockConfig['upstream']> {
+  const maxBody = value('upstream-max-body');
+  const record = value('record');
+  return {
+    url: upstreamUrl.replace(/\/+$/, ''),
+    timeoutMs: positive(duration(value('upstream-timeout') ?? '30s', 'upstream-timeout'), 'upstream-timeout'),
+    // By default what the contract sizes: an answer carries at most the largest document it allows.
+    maxBodyBytes: maxBody === undefined ? contractFacts.documentMaxBytes : size(maxBody, 'upstream-max-body', 64 * 1024, 1024 ** 3),
+    fallback: onOff(value('upstream-fallback') ?? 'off', 'upstream-fallback'),
+    requests: oneOf(value('upstream-requests') ?? 'refuse', 'upstream-requests', ['refuse', 'forward'] as const),
+    ...(record === undefined ? {} : { record }),
   };
 }
 
@@ -340,13 +372,11 @@ export function duration(raw: string, name: string): number {
   return Math.round(Number(match[1]) * (units[match[2] as string] as number));
 }
 
-const sizeUnits: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
-
 /** `65536`, `512KiB`, `16MiB`, `1GiB`, between `min` and `max` bytes. */
 function size(raw: string, name: string, min: number, max: number): number {
   const match = /^(\d+)(B|KiB|MiB|GiB)?$/.exec(raw);
   const bytes = match ? Number(match[1]) * (sizeUnits[match[2] ?? 'B'] as number) : Number.NaN;
-  if (!(bytes >= min && bytes <= max)) throw new ConfigError(`--${name} must be a size from 64KiB to 1GiB, such as 512KiB or 16MiB; got ${JSON.stringify(raw)}`);
+  if (!(bytes >= min && bytes <= max)) throw new ConfigError(`--${name} must be a size from ${asSize(min)} to ${asSize(max)}, such as 512KiB or 16MiB; got ${JSON.stringify(raw)}`);
   return bytes;
 }
 

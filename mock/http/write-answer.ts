@@ -2,10 +2,18 @@
  * Writes an answer: the one place the mock puts an answer on the wire, whether through Node's response or, for a
  * request Node refused before any route, on the socket itself. A known length lets Node send the head and the body
  * in one write, without chunked framing; a HEAD answer carries the length its GET would have.
+ *
+ * Every header value is written with the characters a header may carry (header-value.ts escapes the rest), so that
+ * no text an answer quotes (a violation, a field name, an upstream's header) can make writing it fail. What cannot
+ * be written at all (a header name that is no token, a status HTTP does not have: a bug) is answered as a 500 that
+ * says so, with its own reason phrase; the caller is handed the answer as sent, so that the journal keeps what the
+ * client got.
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES, validateHeaderName, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Answer, AnswerStream } from './answer.ts';
+import { errorAnswer, type Answer, type AnswerStream } from './answer.ts';
+import { headerValue } from './header-value.ts';
+import { validRequestId } from './request-id.ts';
 
 /**
  * How a connection closed after its answer goes on being read (lingering, as nginx's lingering_timeout and
@@ -89,8 +97,8 @@ export function endStreams(ours: (socket: Duplex) => boolean): void {
  * Writes the head at once, then whatever the stream writes, until the client leaves or `endStreams`: no length, so
  * Node frames it in chunks. A HEAD request gets the head alone.
  */
-function writeStream(response: ServerResponse, answer: Answer & { stream: AnswerStream }, method: string): void {
-  response.writeHead(answer.status, { ...(answer.finalHeaders ?? answer.headers), 'x-accel-buffering': 'no' });
+function writeStream(response: ServerResponse, answer: Sendable & { stream: AnswerStream }, method: string): void {
+  response.writeHead(answer.status, reasonOf(answer.status), { ...answer.finalHeaders, 'x-accel-buffering': 'no' });
   if (method === 'HEAD') return void response.end();
   response.flushHeaders();
   const stop = new AbortController();
@@ -114,21 +122,73 @@ function writeStream(response: ServerResponse, answer: Answer & { stream: Answer
   answer.stream.start(write, stop.signal, () => response.writableLength === 0);
 }
 
-export function writeAnswer(destination: Destination, answer: Answer, method: string): void {
-  if (answer.stream && 'response' in destination) return writeStream(destination.response, answer as Answer & { stream: AnswerStream }, method);
-  const headers: Record<string, string> = { ...(answer.finalHeaders ?? answer.headers), 'content-length': String(Buffer.byteLength(answer.body)) };
+/** An answer as it is sent: its header values escaped. */
+type Sendable = Answer & { finalHeaders: Record<string, string> };
+
+/** What `writeAnswer` sent: the answer as the client got it, and, when the one given could not be sent, why. */
+export interface Sent {
+  answer: Answer;
+  /** Set when the answer given could not be written at all and a 500 went instead: what was wrong with it. */
+  unwritable?: string;
+}
+
+export function writeAnswer(destination: Destination, answer: Answer, method: string): Sent {
+  const given = sendable(answer);
+  const unwritable = problemOf(given);
+  const sent = unwritable === undefined ? given : sendable(unwritableAnswer(given, unwritable));
+  write(destination, sent, method);
+  return unwritable === undefined ? { answer: sent } : { answer: sent, unwritable };
+}
+
+function write(destination: Destination, answer: Sendable, method: string): void {
+  if (answer.stream && 'response' in destination) return writeStream(destination.response, answer as Sendable & { stream: AnswerStream }, method);
+  const headers: Record<string, string> = { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) };
   const body = method === 'HEAD' ? undefined : answer.body;
   if ('response' in destination) {
     const { response } = destination;
     const { socket } = response;
     // Node ends a connection whose answer says `Connection: close` by destroying it as soon as the answer is out.
     if (socket && /\bclose\b/i.test(String(headers.connection ?? ''))) socket.destroySoon = () => closeInStages(socket);
-    response.writeHead(answer.status, headers);
+    // The reason phrase given every time: Node keeps the one of an earlier writeHead that failed (a 500 sent "OK").
+    response.writeHead(answer.status, reasonOf(answer.status), headers);
     response.end(body);
     return;
   }
   const { socket } = destination;
-  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`, `date: ${new Date().toUTCString()}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const head = [`HTTP/1.1 ${answer.status} ${reasonOf(answer.status)}`, `date: ${new Date().toUTCString()}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
   socket.write(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body === undefined ? Buffer.alloc(0) : Buffer.from(body)]));
   closeInStages(socket);
+}
+
+/** The answer with every header it sends, each value escaped as header-value.ts says. */
+function sendable(answer: Answer): Sendable {
+  const finalHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.finalHeaders ?? answer.headers)) finalHeaders[name] = headerValue(String(value));
+  return { ...answer, finalHeaders };
+}
+
+/** Why an answer cannot be written as it is, if it cannot: what escaping cannot mend. */
+function problemOf(answer: Sendable): string | undefined {
+  if (!Number.isInteger(answer.status) || answer.status < 100 || answer.status > 599) return `its status ${String(answer.status)} is not an HTTP status`;
+  for (const name of Object.keys(answer.finalHeaders)) {
+    try {
+      validateHeaderName(name);
+    } catch {
+      return `its header name ${JSON.stringify(name)} is not a token`;
+    }
+  }
+  return undefined;
+}
+
+/** The 500 sent in place of an answer that cannot be written, under its request id. */
+function unwritableAnswer(answer: Sendable, problem: string): Answer {
+  const id = answer.finalHeaders['x-request-id'];
+  const requestId = id !== undefined && validRequestId.test(id) ? id : 'unknown';
+  const replacement = errorAnswer(500, { code: 'E_INTERNAL', message: `The answer could not be written: ${problem}.`, requestId });
+  replacement.finalHeaders = { ...replacement.headers, 'x-request-id': requestId };
+  return replacement;
+}
+
+function reasonOf(status: number): string {
+  return STATUS_CODES[status] ?? 'Unknown';
 }

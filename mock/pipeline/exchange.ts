@@ -12,7 +12,8 @@ import type { ValidatedRequest } from './request-validator.ts';
 export interface UpstreamOutcome {
   /** The upstream's base URL. */
   url: string;
-  outcome: 'answered' | 'unreachable' | 'timeout';
+  /** `too-large`: it answered, with a body over `--upstream-max-body`, which the proxy stopped reading. */
+  outcome: 'answered' | 'unreachable' | 'timeout' | 'too-large';
   /** Its status, when it answered. */
   status?: number;
   /** From sending the request to the whole answer, in milliseconds. */

@@ -15,6 +15,7 @@ import { deprecationHeaders } from '../../contract-model/deprecation.ts';
 import type { ResponseValidator } from '../../contract-model/response-validator.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Answer } from '../http/answer.ts';
+import { headerTextWithin } from '../http/header-value.ts';
 import { answeredByUpstream, upstreamFailed, type Exchange } from './exchange.ts';
 import { respond } from './reply.ts';
 
@@ -23,13 +24,16 @@ export const violationsHeader = 'x-mock-contract-violations';
 export const fallbackHeader = 'x-mock-fallback';
 /** On an upstream's answer to a request the proxy forwarded although it broke the contract: how it did. */
 export const requestViolationsHeader = 'x-mock-request-violations';
-/** The header names the violations, cut to this length: the journal has them all. */
+/** The header names the violations, cut to this length as written (escaped): the journal has them all. */
 const maxViolationsHeaderLength = 4000;
 
-/** Violations as a header names them: how many, then each, on one line. */
+/**
+ * Violations as a header names them: how many, then each, on one line. They quote the contract, the request and the
+ * upstream (field names, values), in any script: writeAnswer escapes what a header may not carry.
+ */
 function named(violations: readonly string[]): string {
-  const all = violations.join(' | ').replace(/[\x00-\x1F\x7F]/g, ' ');
-  return `${violations.length}: ${all.length <= maxViolationsHeaderLength ? all : `${all.slice(0, maxViolationsHeaderLength - 1)}…`}`;
+  const count = `${violations.length}: `;
+  return `${count}${headerTextWithin(violations.join(' | ').replace(/[\x00-\x1F\x7F]/g, ' '), maxViolationsHeaderLength - count.length)}`;
 }
 
 export function createAnswerFinaliser(options: {

@@ -2,8 +2,8 @@
  * Serving one request through a pipeline, for the API, the admin API and the served documents alike: the exchange
  * is made, the steps run, and the answer, whatever decided it (a step, a handler, a failure caught here), is sent
  * by `sendAnswer`, the one function that finalises an answer (its headers and its check against the contract),
- * records it (journal and log line) and writes it; a failure is answered as failure.ts says (an outage of the store
- * is a 503). A request whose client left before its body was whole
+ * writes it and records it (journal and log line) as it was sent; a failure is answered as failure.ts says (an
+ * outage of the store is a 503). A request whose client left before its body was whole
  * (`RequestAborted`), or that was answered on its socket meanwhile (broken chunk framing, too slow: see
  * http/client-error.ts), gets nothing more, but is still recorded.
  */
@@ -42,13 +42,38 @@ export async function serveRequest(channel: Channel, request: IncomingMessage, r
     respond(exchange, failureAnswer(error, logger, { requestId: exchange.requestId, internal: 'An unexpected error occurred.' }));
   }
   if (refusalOf(request)) return channel.record(exchange);
-  sendAnswer(channel, exchange, response);
+  sendAnswer(channel, exchange, response, logger);
 }
 
-/** Finalises, records and writes the exchange's answer (a 500 when nothing decided one). */
-export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchange: Exchange, response: ServerResponse): void {
+/**
+ * Finalises, writes and records the exchange's answer (a 500 when nothing decided one). Recorded once written, as
+ * `writeAnswer` sent it (its header values escaped, or the 500 that replaced an answer it could not write): the
+ * journal keeps what the client got. Finalising that fails (a bug of the check, not of the answer) is answered as
+ * any failure is, under the request's own id, and journaled so.
+ */
+export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchange: Exchange, response: ServerResponse, logger: Pick<Logger, 'error' | 'warn'>): void {
   if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
-  channel.finalise(exchange);
-  channel.record(exchange);
-  writeAnswer({ response }, exchange.response as NonNullable<Exchange['response']>, exchange.method);
+  try {
+    channel.finalise(exchange);
+  } catch (error) {
+    respond(exchange, failureAnswer(error, logger, { requestId: exchange.requestId, internal: 'An unexpected error occurred while the answer was checked.' }));
+    try {
+      channel.finalise(exchange);
+    } catch {
+      finaliseUnchecked(exchange);
+    }
+  }
+  try {
+    const sent = writeAnswer({ response }, exchange.response as NonNullable<Exchange['response']>, exchange.method);
+    if (sent.unwritable !== undefined) logger.error({ requestId: exchange.requestId, status: exchange.response?.status, problem: sent.unwritable }, 'the answer could not be written: answered 500 instead');
+    exchange.response = sent.answer;
+  } finally {
+    channel.record(exchange);
+  }
+}
+
+/** The headers every answer carries, when the check fails even on the 500 that reports it failing. */
+function finaliseUnchecked(exchange: Exchange): void {
+  const answer = exchange.response as NonNullable<Exchange['response']>;
+  answer.finalHeaders = { ...exchange.commonHeaders, 'x-request-id': exchange.requestId, ...answer.headers };
 }

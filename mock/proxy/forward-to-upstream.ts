@@ -1,32 +1,45 @@
 /**
  * The mock as a proxy (`--upstream URL`): an API request that passed the contract's checks is forwarded to the
  * upstream (the real sandbox, or any server speaking the contract) with the caller's own key, and answered with what
- * came back, as it came back: its status, its headers (but those of the connection), its bytes. The answer is then
- * checked against the contract like any other, but passed through with what broke noted (finalise-answer.ts), since
- * the point is to see what the upstream really does.
+ * came back, as it came back: its status, its headers (but those of the connection, hop-by-hop.ts), its bytes. The
+ * answer is then checked against the contract like any other, but passed through with what broke noted
+ * (finalise-answer.ts), since the point is to see what the upstream really does.
  *
- * An upstream that cannot be reached, or answers too late, gets the API's error envelope from the proxy: `502` or
- * `504`, with `E_SERVICE_UNAVAILABLE` and a message saying which, never a hang.
+ * An upstream that cannot be reached, takes longer than `--upstream-timeout` to send its whole answer (head and
+ * body), or sends a body over `--upstream-max-body` (bounded-body.ts: the proxy then hangs up), gets the API's error
+ * envelope from the proxy: `502 E_BAD_GATEWAY` or `504 E_SERVICE_UNAVAILABLE`, with a message saying which, never a
+ * hang, and never more memory than the bound.
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
+import { receivedHeaderText } from '../http/header-value.ts';
+import { readBoundedBody, tooLarge } from './bounded-body.ts';
+import { hopByHop } from './hop-by-hop.ts';
 import type { Exchange, UpstreamOutcome } from '../pipeline/exchange.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { respond } from '../pipeline/reply.ts';
 
-/** Headers of one connection (RFC 9110, section 7.6.1), never forwarded either way, and what fetch sets itself. */
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length', 'expect', 'proxy-authorization', 'proxy-authenticate']);
 /** What the mock answers for itself, not the upstream's: a forced answer's preference is the mock's. */
 const ours = new Set(['prefer', 'x-mock-admin-token', 'cookie']);
 
-export function forwardToUpstream(options: { url: string; timeoutMs: number; fallback: boolean; logger: Pick<Logger, 'warn'> }): Step {
+/** Why the proxy has no answer of the upstream's to pass on. */
+interface Failure {
+  outcome: Exclude<UpstreamOutcome['outcome'], 'answered'>;
+  /** The upstream's status, when it answered (too large). */
+  status?: number;
+  reason: string;
+}
+
+export function forwardToUpstream(options: { url: string; timeoutMs: number; maxBodyBytes: number; fallback: boolean; logger: Pick<Logger, 'warn'> }): Step {
   return async (exchange, next) => {
     // The routed path and the query as sent: never the raw target, which may name another host (absolute form).
     const raw = exchange.request.url ?? '/';
     const target = `${options.url}${exchange.url.pathname}${raw.includes('?') ? raw.slice(raw.indexOf('?')) : ''}`;
     const started = performance.now();
     const outcome = (kind: UpstreamOutcome['outcome'], status?: number): UpstreamOutcome => ({ url: options.url, outcome: kind, ...(status === undefined ? {} : { status }), durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
+    let failure: Failure;
     try {
+      // The whole answer, head and body, within the timeout: the signal bounds the body's reading too.
       const response = await fetch(target, {
         method: exchange.method,
         headers: forwardedHeaders(exchange),
@@ -34,38 +47,47 @@ export function forwardToUpstream(options: { url: string; timeoutMs: number; fal
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
-      const body = new Uint8Array(await response.arrayBuffer());
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        if (!hopByHop.has(name) && name !== 'content-encoding') headers[name] = value;
-      });
-      const answer = { status: response.status, headers, body, ...jsonOf(headers['content-type'], body) };
-      exchange.upstream = outcome('answered', response.status);
-      if (options.fallback && lacksOperation(answer)) {
-        // The steps after this one answer from the mock's own state.
-        exchange.upstream.fallback = true;
-        return next();
+      const body = await readBoundedBody(response, options.maxBodyBytes);
+      if (body === tooLarge) {
+        failure = { outcome: 'too-large', status: response.status, reason: `sent an answer over ${Math.round(options.maxBodyBytes / 1024)} KiB (--upstream-max-body), and the proxy stopped reading it` };
+      } else {
+        const headers: Record<string, string> = {};
+        const ofConnection = hopByHop(response.headers.get('connection'));
+        response.headers.forEach((value, name) => {
+          if (!ofConnection(name) && name !== 'content-encoding') headers[name] = receivedHeaderText(value);
+        });
+        const answer = { status: response.status, headers, body, ...jsonOf(headers['content-type'], body) };
+        exchange.upstream = outcome('answered', response.status);
+        if (options.fallback && lacksOperation(answer)) {
+          // The steps after this one answer from the mock's own state.
+          exchange.upstream.fallback = true;
+          return next();
+        }
+        exchange.response = answer;
+        return;
       }
-      exchange.response = answer;
     } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError';
-      exchange.upstream = outcome(timedOut ? 'timeout' : 'unreachable');
-      if (options.fallback) {
-        exchange.upstream.fallback = true;
-        return next();
-      }
-      const reason = timedOut ? `did not answer within ${options.timeoutMs} ms` : `could not be reached (${causeOf(error)})`;
-      options.logger.warn({ requestId: exchange.requestId, upstream: options.url, reason }, 'upstream failed');
-      respond(exchange, new ApiError(timedOut ? 504 : 502, 'E_SERVICE_UNAVAILABLE', `The upstream ${options.url} ${reason}; retry later.`));
+      failure = (error as Error).name === 'TimeoutError'
+        ? { outcome: 'timeout', reason: `did not send its whole answer within ${options.timeoutMs} ms` }
+        : { outcome: 'unreachable', reason: `could not be reached (${causeOf(error)})` };
     }
+    exchange.upstream = outcome(failure.outcome, failure.status);
+    if (options.fallback) {
+      exchange.upstream.fallback = true;
+      return next();
+    }
+    options.logger.warn({ requestId: exchange.requestId, upstream: options.url, reason: failure.reason }, 'upstream failed');
+    const [status, code] = failure.outcome === 'timeout' ? ([504, 'E_SERVICE_UNAVAILABLE'] as const) : ([502, 'E_BAD_GATEWAY'] as const);
+    respond(exchange, new ApiError(status, code, `The upstream ${options.url} ${failure.reason}; retry later.`));
   };
 }
 
 /** The request's headers as the upstream gets them: the caller's key and idempotency key included; our request id. */
 function forwardedHeaders(exchange: Exchange): Headers {
   const headers = new Headers();
+  const ofConnection = hopByHop(exchange.request.headers.connection);
   for (const [name, value] of Object.entries(exchange.request.headers)) {
-    if (value === undefined || hopByHop.has(name) || ours.has(name)) continue;
+    if (value === undefined || ofConnection(name) || ours.has(name)) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   // The same id on both sides, so that the upstream's logs and this journal name the request alike.

@@ -4,24 +4,20 @@
  * journal; an upstream that cannot be reached or does not answer in time is the proxy's own 502 or 504, in the API's
  * envelope.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyViolationsReport } from '../../../contract-tests/support/proxy-report.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { journalOf } from '../support/journal-check.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
+import { listen } from '../support/upstream-server.ts';
 
 /** The proxy's settings for an upstream: as `--upstream URL` gives them, with these overridden. */
 function upstreamOf(url: string, overrides: Partial<{ timeoutMs: number; fallback: boolean; requests: 'refuse' | 'forward' }> = {}) {
   return { url, timeoutMs: 5_000, fallback: false, requests: 'refuse' as const, ...overrides };
 }
 
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 describe('a proxy to a server that keeps the contract (another mock)', () => {
   let upstream: TestMock;
@@ -158,14 +154,14 @@ describe('the report of a run through a proxy', () => {
 });
 
 describe('a proxy whose upstream fails', () => {
-  it('answers 502 in the envelope when the upstream cannot be reached', async () => {
+  it('answers 502 E_BAD_GATEWAY in the envelope when the upstream cannot be reached', async () => {
     const gone = await listen(() => undefined);
     gone.server.close();
     const proxy = await startTestMock({ upstream: upstreamOf(gone.url, { timeoutMs: 5_000, fallback: false }) });
     try {
       const answer = await proxy.call('/v1/partner/customers');
       expect(answer.status).toBe(502);
-      expect(answer.json.error).toMatchObject({ code: 'E_SERVICE_UNAVAILABLE', message: expect.stringContaining('could not be reached') });
+      expect(answer.json.error).toMatchObject({ code: 'E_BAD_GATEWAY', message: expect.stringContaining('could not be reached') });
       const [entry] = (await journalOf(proxy)).filter((found) => found.requestId === answer.headers.get('x-request-id'));
       expect(entry?.upstream).toMatchObject({ outcome: 'unreachable' });
     } finally {
@@ -179,7 +175,7 @@ describe('a proxy whose upstream fails', () => {
     try {
       const answer = await proxy.call('/v1/partner/customers');
       expect(answer.status).toBe(504);
-      expect(answer.json.error).toMatchObject({ code: 'E_SERVICE_UNAVAILABLE', message: expect.stringContaining('did not answer within 300 ms') });
+      expect(answer.json.error).toMatchObject({ code: 'E_SERVICE_UNAVAILABLE', message: expect.stringContaining('did not send its whole answer within 300 ms') });
     } finally {
       await proxy.close();
       hung.server.closeAllConnections();

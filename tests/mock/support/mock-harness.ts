@@ -21,10 +21,16 @@ export function quickTimelineSettings(webhookUrl: string, webhookSecret: string)
   return { formationTimeline: 'auto', formationStepDelayMs: 20, webhookUrl, webhookSecret, webhookRetryDelaysMs: [20, 20, 20] };
 }
 
-export async function startTestMock(settings: Partial<MockConfig> = {}, overrides: Overrides = {}): Promise<TestMock> {
-  const parsed = parseConfig(['--port', '0', '--log-format', 'json', '--formation-timeline', 'manual', '--rate-limit', '100000', '--store', 'memory'], {});
+type UpstreamSettings = NonNullable<MockConfig['upstream']>;
+
+/** The settings of a test's mock: `upstream` needs its `url`; what it leaves out is as `--upstream URL` alone sets it. */
+export type TestMockSettings = Omit<Partial<MockConfig>, 'upstream'> & { upstream?: Partial<UpstreamSettings> & Pick<UpstreamSettings, 'url'> };
+
+export async function startTestMock(settings: TestMockSettings = {}, overrides: Overrides = {}): Promise<TestMock> {
+  const parsed = parseConfig(['--port', '0', '--log-format', 'json', '--formation-timeline', 'manual', '--rate-limit', '100000', '--store', 'memory', ...(settings.upstream ? ['--upstream', settings.upstream.url] : [])], {});
   if (parsed.help) throw new Error('unexpected --help');
-  const config: MockConfig = { ...parsed.config, ...settings };
+  const { upstream, ...rest } = settings;
+  const config: MockConfig = { ...parsed.config, ...rest, ...(upstream ? { upstream: { ...(parsed.config.upstream as UpstreamSettings), ...upstream } } : {}) };
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
