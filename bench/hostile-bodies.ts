@@ -2,11 +2,12 @@
  * `npm run bench:hostile-bodies`: how long the mock takes to refuse bodies full of errors, and how long another
  * partner's request waits meanwhile. For each size (10 KB, 100 KB, 1 MiB) and shape of body, five creates are sent
  * one after another, each with a health check right behind it on another connection; the median time to each
- * answer is printed, with the statuses.
+ * answer is printed, with the statuses, and the mock's CPU time per body (from /proc, which a busy machine does not
+ * inflate as it does wall time).
  * `--baseline DIR` runs another checkout's mock (say a `git worktree` of the version before) the same way, side by
  * side in one run. A benchmark, not a test: the numbers are read, not asserted.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -73,6 +74,13 @@ async function timed(url: string, init: RequestInit): Promise<Timed> {
   }
 }
 
+/** The CPU time a process has used, in ms (user and system, from /proc: steady on a busy machine, where wall time is not). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const send = (url: string, shape: Shape, body: string) =>
   timed(`${url}${shape.path}`, {
     method: 'POST',
@@ -95,6 +103,7 @@ async function measure(name: string, root: string | undefined): Promise<string[]
         await send(mock.url, shape, shape.body(1000));
         const refusals: Timed[] = [];
         const waits: Timed[] = [];
+        const cpuBefore = await cpuMs(mock.pid);
         for (let round = 0; round < rounds; round += 1) {
           const create = send(mock.url, shape, shape.body(size.bytes));
           // Sent once the create is under way: what another partner waits while this one is refused.
@@ -104,10 +113,11 @@ async function measure(name: string, root: string | undefined): Promise<string[]
           waits.push(waited);
           if (refused.status === 'timeout') break;
         }
+        const cpuEach = (await cpuMs(mock.pid) - cpuBefore) / refusals.length;
         const median = (list: Timed[]) => [...list].sort((a, b) => a.ms - b.ms)[Math.floor(list.length / 2)] as Timed;
         const statuses = [...new Set(refusals.map((refusal) => refusal.status))].join(',');
         rows.push(
-          [name.padEnd(10), shape.name.padEnd(24), size.name.padStart(7), `${median(refusals).ms.toFixed(1)} ms`.padStart(12), statuses.padStart(8), `${median(waits).ms.toFixed(1)} ms`.padStart(12)].join('  '),
+          [name.padEnd(10), shape.name.padEnd(24), size.name.padStart(7), `${median(refusals).ms.toFixed(1)} ms`.padStart(12), `${cpuEach.toFixed(0)} ms`.padStart(10), statuses.padStart(8), `${median(waits).ms.toFixed(1)} ms`.padStart(12)].join('  '),
         );
       } finally {
         await mock?.stop();
@@ -120,7 +130,7 @@ async function measure(name: string, root: string | undefined): Promise<string[]
 
 await buildMock();
 if (values.baseline !== undefined) await buildMock({ root: values.baseline });
-console.log(['mock'.padEnd(10), 'body'.padEnd(24), 'size'.padStart(7), 'refused in'.padStart(12), 'status'.padStart(8), 'health wait'.padStart(12)].join('  '));
+console.log(['mock'.padEnd(10), 'body'.padEnd(24), 'size'.padStart(7), 'refused in'.padStart(12), 'CPU each'.padStart(10), 'status'.padStart(8), 'health wait'.padStart(12)].join('  '));
 for (const line of await measure('this', undefined)) console.log(line);
 if (values.baseline !== undefined) {
   for (const line of await measure('baseline', values.baseline)) console.log(line);

@@ -61,24 +61,23 @@ function boundObject(document: ContractDocument, candidates: readonly JsonObject
     if (isSchema(schema.properties)) for (const name of Object.keys(schema.properties)) named.add(name);
     if (Array.isArray(schema.required)) for (const name of schema.required) named.add(String(name));
   }
-  let result: JsonObject | undefined;
+  const keys = Object.keys(object);
   let unknown = 0;
-  for (const key of Object.keys(object)) {
-    const isNamed = named.has(key);
-    if (!isNamed && ++unknown > bounds.keptUnknownProperties) {
-      result ??= { ...object };
-      delete result[key];
-      continue;
-    }
+  const kept = keys.filter((key) => named.has(key) || ++unknown <= bounds.keptUnknownProperties);
+  // Cut, the object is made anew from what it keeps: copying it whole and deleting the rest cost far more.
+  let result: JsonObject | undefined = kept.length < keys.length ? {} : undefined;
+  for (const key of kept) {
     const childSchemas: unknown[] = [];
     for (const schema of candidates) {
       const property = isSchema(schema.properties) ? (schema.properties as JsonObject)[key] : undefined;
       if (isSchema(property)) childSchemas.push(property);
-      else if (!isNamed && isSchema(schema.additionalProperties)) childSchemas.push(schema.additionalProperties);
+      else if (!named.has(key) && isSchema(schema.additionalProperties)) childSchemas.push(schema.additionalProperties);
     }
     const child = object[key];
     const bounded = bound(document, childSchemas, child, bounds, depth + 1);
-    if (bounded !== child) (result ??= { ...object })[key] = bounded;
+    if (bounded !== child) result ??= { ...object };
+    // Defined, not assigned: a key `__proto__` stays a property, as in the value read.
+    if (result) Object.defineProperty(result, key, { value: bounded, writable: true, enumerable: true, configurable: true });
   }
   return result ?? object;
 }
