@@ -133,3 +133,32 @@ describe('a proxy forwarding a body whose key is past Latin-1', () => {
     expect(named).toMatch(/%E2%80%A6$/);
   });
 });
+
+describe('a proxy whose upstream answers a page of 200,000 broken items', () => {
+  let upstream: { server: Server; url: string };
+  let proxy: TestMock;
+  beforeAll(async () => {
+    // About 600 KB: far past the page's 100 items, and every item missing every required property.
+    const body = JSON.stringify({ payload: { data: Array.from({ length: 200_000 }, () => ({})), hasMore: false, nextCursor: null }, error: {} });
+    upstream = await listen((request, response) => {
+      response.writeHead(200, { ...rateLimit, 'content-type': 'application/json', 'x-request-id': String(request.headers['x-request-id']) });
+      response.end(body);
+    });
+    proxy = await startTestMock({ upstream: { url: upstream.url, timeoutMs: 10_000, fallback: false, requests: 'refuse' } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    upstream?.server.close();
+  });
+
+  it('passes it through with the page\'s own problem named first, checking one item past the limit', async () => {
+    const answer = await ask(proxy.url, '/v1/partner/customers', { headers: { 'x-request-id': 'req-huge-page' } });
+    expect(answer.status).toBe(200);
+    const { listed } = await journaledAnswer(proxy, 'req-huge-page');
+    const violations = listed.contractViolations ?? [];
+    expect(violations.join('\n')).toMatch(/body\/payload\/data: must NOT have more than 100 items/);
+    // The items past the 101st are part of that one problem: none of them is named, nor counted.
+    expect(violations.join('\n')).not.toMatch(/data\/101\//);
+    expect(violations.at(-1)).toMatch(/^body: … and \d+ more$/);
+  });
+});
