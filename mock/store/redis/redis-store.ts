@@ -182,37 +182,11 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
     for (const entry of waiting) entry.written = true;
   });
   const unavailable = () => new StoreUnavailable(`the Redis store ${description} is unavailable: ${lastError?.message ?? 'its connection closed'}`, { cause: lastError });
-  /** Whether a connection is ready within `resendWithinMs`; one wait shared by every read lost to the same close. */
-  let nextReady: Promise<boolean> | undefined;
-  const readySoon = (): Promise<boolean> => {
-    if (client.status === 'ready') return Promise.resolve(true);
-    nextReady ??= new Promise<boolean>((resolve) => {
-      const settle = (ready: boolean) => {
-        clearTimeout(timer);
-        client.off('ready', onReady);
-        nextReady = undefined;
-        resolve(ready);
-      };
-      const onReady = () => settle(true);
-      const timer = setTimeout(() => settle(false), resendWithinMs);
-      client.once('ready', onReady);
-    });
-    return nextReady;
-  };
+  const readySoon = sharedReadyWait(client);
   client.on('close', () => {
     for (const entry of [...waiting]) if (entry.written) entry.lost();
   });
-  // One sweep a second rather than a timer per call: calls are many, and a silent Redis is rare.
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const entry of waiting) {
-      if (!entry.written || entry.deadline > now) continue;
-      lastError = new Error(`no answer within ${Math.round((entry.deadline - entry.startedAt) / 1000)} s: the connection was closed to be made again`);
-      client.disconnect(true);
-      return;
-    }
-  }, 1_000);
-  sweep.unref();
+  const sweep = closeWhenSilent(client, waiting, (error) => (lastError = error));
   let closing: Promise<void> | undefined;
   const call: Call = (command, args) => {
     const run = commands[command];
@@ -254,6 +228,44 @@ function guardedCalls(client: Redis, description: string): { call: Call; shutdow
       for (const entry of [...waiting]) entry.fail(new Error('the store was closed before Redis answered'));
     })());
   return { call, shutdown };
+}
+
+/** Whether a connection is ready within `resendWithinMs`; one wait shared by every read lost to the same close. */
+function sharedReadyWait(client: Redis): () => Promise<boolean> {
+  let nextReady: Promise<boolean> | undefined;
+  return () => {
+    if (client.status === 'ready') return Promise.resolve(true);
+    nextReady ??= new Promise<boolean>((resolve) => {
+      const settle = (ready: boolean) => {
+        clearTimeout(timer);
+        client.off('ready', onReady);
+        nextReady = undefined;
+        resolve(ready);
+      };
+      const onReady = () => settle(true);
+      const timer = setTimeout(() => settle(false), resendWithinMs);
+      client.once('ready', onReady);
+    });
+    return nextReady;
+  };
+}
+
+/**
+ * Closes the connection, for it to be made again, once a call written on it is past its deadline unanswered. One
+ * sweep a second rather than a timer per call: calls are many, and a silent Redis is rare.
+ */
+function closeWhenSilent(client: Redis, waiting: ReadonlySet<{ written: boolean; startedAt: number; deadline: number }>, noteError: (error: Error) => void): NodeJS.Timeout {
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const entry of waiting) {
+      if (!entry.written || entry.deadline > now) continue;
+      noteError(new Error(`no answer within ${Math.round((entry.deadline - entry.startedAt) / 1000)} s: the connection was closed to be made again`));
+      client.disconnect(true);
+      return;
+    }
+  }, 1_000);
+  sweep.unref();
+  return sweep;
 }
 
 async function checkLayoutVersion(client: Redis, description: string): Promise<void> {
