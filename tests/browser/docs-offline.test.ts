@@ -1,5 +1,6 @@
 /**
- * The reference docs as a designer opens them: from the file and from the mock. Nothing may load from the network,
+ * The reference docs as a designer opens them: from the file, from the mock, and live from the mock as `npm run dev`
+ * runs it (`--docs live`, rendered in the browser from the contract served). Nothing may load from the network,
  * nor even be tried (Redoc's "API docs by" logo is written into the page: scripts/generate.ts), nothing may log an
  * error, every sidebar link must lead to its operation, and a link to an operation opened directly must show it.
  */
@@ -13,13 +14,15 @@ import { launchChromium } from './chromium.ts';
 const docsFile = fileURLToPath(new URL('../../generated/docs/index.html', import.meta.url));
 let browser: Browser;
 let mock: TestMock;
+let live: TestMock;
 
 beforeAll(async () => {
-  [browser, mock] = await Promise.all([launchChromium(), startTestMock()]);
+  [browser, mock, live] = await Promise.all([launchChromium(), startTestMock(), startTestMock({ docs: 'live' })]);
 });
 afterAll(async () => {
   await browser?.close();
   await mock?.close();
+  await live?.close();
 });
 
 interface Visit {
@@ -47,6 +50,7 @@ async function visit(url: string, origin: string | undefined): Promise<Visit> {
 describe.each([
   ['from the file', () => `file://${docsFile}`, () => undefined],
   ['from the mock', () => `${mock.url}/docs`, () => mock.url],
+  ['live from the mock', () => `${live.url}/docs`, () => live.url],
 ])('the reference docs %s', (_how, url, origin) => {
   it('load nothing from the network, and render the contract', async () => {
     const { page, problems } = await visit(url(), origin());
