@@ -8,8 +8,8 @@
  *
  * The open page follows the contract: `/docs/events`, a stream of server-sent events, names the version of that
  * document (its ETag) as the page connects. A reload of the contract (app/server.ts) ends the streams of the
- * services it replaces; the page connects again, to the new ones, and renders the version they name, in place,
- * where its reader was.
+ * services it replaces; the page then fetches the document at once (a 304 when it holds that version already) and
+ * renders a new version in place, where its reader was, and connects again, to the new services.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -98,13 +98,18 @@ async function render() {
 }
 
 function update() {
-  queue = queue.then(render).catch((error) => console.error('the docs could not be rendered:', error));
+  // A mock that is not there (npm run dev starting it again) is no error of the page: the events say when it is back.
+  queue = queue.then(render).catch((error) => console.warn('the docs could not be rendered:', error));
 }
 
 update();
-new EventSource('${liveDocsPaths.events}').addEventListener('contract', (event) => {
+const events = new EventSource('${liveDocsPaths.events}');
+events.addEventListener('contract', (event) => {
   if (event.data !== shown) update();
 });
+// The stream ends when the mock reloads its contract: the new version is fetched at once, before the events
+// connect again.
+events.addEventListener('error', update);
 `);
 
 /** How soon the page connects again when a reload of the contract ended its stream. */

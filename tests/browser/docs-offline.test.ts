@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMock, type TestMock } from '../mock/support/mock-harness.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, problemsOf } from './chromium.ts';
 
 const docsFile = fileURLToPath(new URL('../../generated/docs/index.html', import.meta.url));
 let browser: Browser;
@@ -33,16 +33,7 @@ interface Visit {
 
 async function visit(url: string, origin: string | undefined): Promise<Visit> {
   const page = await browser.newPage();
-  const problems: string[] = [];
-  const local = (target: string) => /^(data|blob|file):/.test(target) || (origin !== undefined && target.startsWith(origin));
-  page.on('response', (response) => {
-    if (!local(response.url())) problems.push(`loaded from the network: ${response.url()}`);
-    else if (response.status() >= 400) problems.push(`${response.status()} for ${response.url()}`);
-  });
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText ?? ''})`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
+  const problems = problemsOf(page, origin);
   await page.goto(url, { waitUntil: 'networkidle' });
   return { page, problems };
 }
