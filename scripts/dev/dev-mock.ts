@@ -12,8 +12,8 @@ import type { JsonObject } from '../../contract-model/document.ts';
 import { projectRoot } from '../../contract-changes/releases.ts';
 import { terminate } from '../../mock/launch/child-process.ts';
 
-/** What became of a contract handed to the mock. */
-export type Handover = { served: true; url: string; started: boolean } | { served: false; problem: string };
+/** What became of a contract handed to the mock: `unchanged` when it is the one served already (a save that changed nothing it serves). */
+export type Handover = { served: true; url: string; started: boolean; unchanged: boolean } | { served: false; problem: string };
 
 export interface DevMock {
   /** Where the mock listens; undefined while none runs. */
@@ -62,37 +62,39 @@ export function createDevMock(options: { args: readonly string[]; contractFile: 
     });
   };
 
-  const write = async (document: JsonObject) => {
+  const write = async (text: string) => {
     const aside = `${options.contractFile}.${process.pid}.tmp`;
-    await writeFile(aside, JSON.stringify(document));
+    await writeFile(aside, text);
     await rename(aside, options.contractFile);
   };
 
   /** The contract the mock serves: written back over one it refused, so that a mock started again serves it too. */
-  let served: JsonObject | undefined;
+  let served: string | undefined;
   const refused = async (problem: string): Promise<Handover> => {
-    if (served) await write(served);
+    if (served !== undefined) await write(served);
     return { served: false, problem };
   };
   return {
     url: () => url,
     async serve(document) {
-      await write(document);
+      const text = JSON.stringify(document);
+      if (child && url !== undefined && text === served) return { served: true, url, started: false, unchanged: true };
+      await write(text);
       if (!child) {
         const listening = answer();
         start();
         const first = await listening;
         if (first.type !== 'listening') return refused(`the mock did not start (${first.type === 'exit' ? first.status : first.type}): it says why above`);
-        served = document;
-        return { served: true, url: first.url, started: true };
+        served = text;
+        return { served: true, url: first.url, started: true, unchanged: false };
       }
       const reloaded = answer();
       child.send({ type: 'reload-contract' });
       const outcome = await reloaded;
       if (outcome.type === 'contract-refused') return refused(`the mock refused it: ${outcome.message}`);
       if (outcome.type !== 'contract-reloaded') return refused(`the mock stopped (${outcome.type === 'exit' ? outcome.status : outcome.type}): it says why above`);
-      served = document;
-      return { served: true, url: url as string, started: false };
+      served = text;
+      return { served: true, url: url as string, started: false, unchanged: false };
     },
     async stop() {
       stopping = true;

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
       return;
     }
     if (handed.started) log(`${reason}: serving the contract at ${handed.url} (docs: ${handed.url}/docs)${reason === 'start' ? '' : `, ${servedMs} ms after the save`}`);
+    else if (handed.unchanged) log(`${reason}: the contract served is the same, nothing to do`);
     else log(`${reason}: served ${servedMs} ms after the save (bundled and linted in ${checkedMs} ms)`);
     generation.schedule();
   };
@@ -140,7 +141,11 @@ function backgroundGeneration(): { schedule(): void; stop(): void } {
   // Each in a process group of its own, so that stopping it stops the tools it started too (redocly, Spectral).
   const start = (command: string, args: string[], stdio: ('ignore' | 'pipe')[]) => {
     const started = spawn(command, args, { cwd: projectRoot, env, stdio, detached: true });
-    if (started.pid !== undefined) setPriority(started.pid, 10);
+    try {
+      if (started.pid !== undefined) setPriority(started.pid, 10);
+    } catch {
+      // It ended already: nothing to lower.
+    }
     child = started;
     return started;
   };

@@ -102,6 +102,13 @@ describe('npm run dev on a contract that passes', () => {
       await until(`the docs of "${summary}"`, async () => ((await docsAsLoaded(dev.url)).includes(summary) ? true : undefined), dev, 60_000);
     }
   }, 150_000);
+
+  it('leaves the mock as it is on a save that changes nothing it serves', async () => {
+    const before = dev.output().length;
+    // A comment: the bundle is the same.
+    await project.write(customersFile, `${original.replace('summary: List customers', 'summary: List the customers, second edit')}# a note\n`);
+    await until('the save', async () => (dev.output().slice(before).includes('the contract served is the same, nothing to do') ? true : undefined), dev);
+  });
 });
 
 describe('npm run dev on a contract that fails', () => {
