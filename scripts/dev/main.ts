@@ -89,7 +89,8 @@ async function main(): Promise<void> {
     const handed = await mock.serve(checked.document);
     const servedMs = Math.round(performance.now() - savedAt);
     if (!handed.served) {
-      if (mock.url()) log(`${reason}: not served: ${handed.problem}; ${mock.url() ?? ''} keeps serving the last good contract`);
+      const stillServing = mock.url();
+      if (stillServing) log(`${reason}: not served: ${handed.problem}; ${stillServing} keeps serving the last good contract`);
       else log(`${reason}: nothing is served: ${handed.problem}. Fix it and save: dev serves the contract as soon as it passes`);
       return;
     }
