@@ -7,6 +7,7 @@
  *   npm run generate -- --check  regenerate into a scratch folder and fail, listing them, when files differ
  */
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { readContractFacts } from '../contract-model/contract-facts.ts';
 import { withChangesPage } from './changes-page.ts';
 import { withCodeSamples } from './code-samples.ts';
+import { withLocalBadge } from './redoc-badge.ts';
 import type { ContractDocument } from '../contract-model/document.ts';
 import { listOperations } from '../contract-model/operations.ts';
 
@@ -78,19 +80,6 @@ const docs = (bundled: string, file: string, title: string, options: { samples?:
     }
   },
 });
-
-/**
- * Redoc's "API docs by" badge shows a logo from Redocly's CDN: the page's Content-Security-Policy blocks it, but
- * every page load then logs an error and makes a request that goes nowhere. The logo is written into the page
- * instead, as the word it shows. Fails when the page no longer names the CDN's logo, so that a new Redoc that
- * moved it is noticed here rather than in the browser test.
- */
-const cdnLogos = ['https://cdn.redoc.ly/redoc/logo-mini-full.svg', 'https://cdn.redoc.ly/redoc/logo-mini.svg'];
-const localLogo = `data:image/svg+xml,${encodeURIComponent("<svg xmlns='http://www.w3.org/2000/svg' width='52' height='14'><text x='0' y='11' font-family='sans-serif' font-size='11' fill='currentColor'>Redocly</text></svg>")}`;
-function withLocalBadge(page: string): string {
-  if (!cdnLogos.every((logo) => page.includes(logo))) throw new Error(`the built docs no longer name Redoc's logo at ${cdnLogos.join(' and ')}: check where its badge loads it from now`);
-  return cdnLogos.reduce((html, logo) => html.replaceAll(logo, localLogo), page);
-}
 
 /** The contract's facts (contract-model/contract-facts.ts) as a module, for code that does not read the bundle. */
 const facts = (bundled: string, file: string): Step => ({
@@ -217,6 +206,11 @@ async function main(): Promise<void> {
     // Made aside, then moved in file by file (a rename is atomic): a mock reading generated/ meanwhile (`npm run
     // dev` regenerates while it serves) sees each file whole, old or new, never missing.
     const aside = await mkdtemp(join(root, '.generated-'));
+    // Stopped half-way (`npm run dev` stops it when a save comes), it leaves no folder behind.
+    process.once('SIGTERM', () => {
+      rmSync(aside, { recursive: true, force: true });
+      process.exit(143);
+    });
     try {
       await generateInto(aside);
       const files = await listFiles(aside);

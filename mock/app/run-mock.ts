@@ -11,6 +11,7 @@ import { SeedError } from '../seed/seed.ts';
 import { maskStoreUrl } from '../store/open-store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
+import type { Logger } from 'pino';
 import { startMock, type RunningMock } from './server.ts';
 
 /** Runs the mock until it is stopped; a refusal or a failure sets the exit code. */
@@ -96,6 +97,36 @@ async function main(invocation: Invocation): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (process.send) answerTheParent(mock, logger, () => stop('its parent process exited'));
+}
+
+/**
+ * Started by a parent with an IPC channel (`npm run dev`), the mock tells it where it listens, `{ type: 'listening',
+ * url }`; reads its contract again when asked, `{ type: 'reload-contract' }` (on each save), and answers
+ * `{ type: 'contract-reloaded', operations, reloadMs }` or `{ type: 'contract-refused', message }` (the contract
+ * before goes on serving); and stops when its parent exits, rather than holding its port for nobody.
+ */
+function answerTheParent(mock: RunningMock, logger: Logger, stop: () => void): void {
+  process.send?.({ type: 'listening', url: mock.url });
+  process.on('message', (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type !== 'reload-contract') return;
+    const started = performance.now();
+    mock.reloadContract().then(
+      ({ operations }) => {
+        const reloadMs = Math.round(performance.now() - started);
+        logger.info({ contract: mock.config.contractPath, operations, reloadMs }, 'contract reloaded: served from the next request on');
+        process.send?.({ type: 'contract-reloaded', operations, reloadMs });
+      },
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        logger.error({ contract: mock.config.contractPath, problem: message }, 'contract not reloaded: the one before goes on serving');
+        process.send?.({ type: 'contract-refused', message });
+      },
+    );
+  });
+  process.once('disconnect', stop);
+  // The channel alone must not keep a stopped mock running.
+  process.channel?.unref();
 }
 
 /** Applies the seed file, read as the API reads a body (I-JSON); returns what is wrong with it, to refuse the start with. */

@@ -2,6 +2,10 @@
  * Builds the mock from its configuration and serves it over HTTP: the store, the features on it (services.ts),
  * and three channels a request can take by its path, each a pipeline whose answers `sendAnswer` writes: the served
  * documents (`/docs`, `/openapi.json`, `/CHANGELOG.md`), the admin API (`/_mock/…`) and the API (everything else).
+ *
+ * The contract can be read again while the mock runs (`reloadContract`, which `npm run dev` asks for on each save):
+ * new services and channels are built on the same store and take every request from then on, on the same port,
+ * with nothing refused meanwhile; the ones they replace finish the requests they began, then stop their work.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +36,12 @@ export interface RunningMock {
   webhookSecret: string;
   /** The token the admin routes require: `--admin-token`, or the one made for a `--public-url` others reach. */
   adminToken: AdminToken | undefined;
+  /**
+   * Reads the contract (`--contract`) again and serves it from the next request on, keeping the port, the store and
+   * its data, faults armed and settings switched. Rejects, saying why, when the contract cannot be served: the one
+   * before then goes on serving.
+   */
+  reloadContract(): Promise<{ operations: number }>;
   close(): Promise<void>;
 }
 
@@ -43,7 +53,7 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: O
   let services: Services | undefined;
   try {
     services = await createServices(config, logger, store, overrides);
-    return await serve(config, logger, services);
+    return await serve(config, logger, services, overrides);
   } catch (error) {
     // Nothing may keep running on a store about to be closed.
     await services?.stopWork();
@@ -52,25 +62,42 @@ export async function startMock(config: MockConfig, logger: Logger, overrides: O
   }
 }
 
-async function serve(config: MockConfig, logger: Logger, services: Services): Promise<RunningMock> {
+/** The channels over one set of services: what answers requests until a reload puts others in their place. */
+interface Served {
+  services: Services;
+  channelOf(pathname: string): Channel;
+  seed: RunningMock['seed'];
+  /** The responses begun on these channels and not yet closed. */
+  open: Set<ServerResponse>;
+}
+
+async function serve(config: MockConfig, logger: Logger, first: Services, overrides: Overrides): Promise<RunningMock> {
   let baseUrl = config.publicUrl ?? '';
   let selfUrl = '';
-  const documents = servedDocuments(services.contract, () => baseUrl, config.environment);
-  const seed = (document: unknown, defaultApiKey?: string) =>
-    applySeed(document, { baseUrl: selfUrl, sandbox: config.environment === 'sandbox', validatorOf: services.requestValidatorOf, ...(defaultApiKey === undefined ? {} : { defaultApiKey }) });
-  const admin = await createAdminChannel({
-    guard: createAdminGuard({ adminToken: services.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
-    keys: services.keys,
-    bodyBudget: services.bodyBudget,
-    rate: { perSecond: config.rateLimitPerSecond, environment: config.environment },
-    logger,
-    services: { ...services.admin, selfUrl: () => selfUrl, seed },
-  });
-  const api = createApiChannel(config, logger, services, () => baseUrl);
-  const channelOf = (pathname: string): Channel => (documents.serves(pathname) ? documents : isAdminPath(pathname) ? admin : api);
+  const assemble = async (services: Services): Promise<Served> => {
+    const documents = servedDocuments(services.contract, () => baseUrl, config);
+    const seed = (document: unknown, defaultApiKey?: string) =>
+      applySeed(document, { baseUrl: selfUrl, sandbox: config.environment === 'sandbox', validatorOf: services.requestValidatorOf, ...(defaultApiKey === undefined ? {} : { defaultApiKey }) });
+    const admin = await createAdminChannel({
+      guard: createAdminGuard({ adminToken: services.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
+      keys: services.keys,
+      bodyBudget: services.bodyBudget,
+      rate: { perSecond: config.rateLimitPerSecond, environment: config.environment },
+      logger,
+      services: { ...services.admin, selfUrl: () => selfUrl, seed },
+    });
+    const api = createApiChannel(config, logger, services, () => baseUrl);
+    const channelOf = (pathname: string): Channel => (documents.serves(pathname) ? documents : isAdminPath(pathname) ? admin : api);
+    return { services, channelOf, seed, open: new Set() };
+  };
+  let current = await assemble(first);
   const server = listenOn(config, logger, (request, response) => {
+    // A request is answered whole by the channels it began on, even when a reload puts others in their place meanwhile.
+    const served = current;
+    served.open.add(response);
+    response.once('close', () => served.open.delete(response));
     const url = parseRequestTarget(request.url);
-    return serveRequest(channelOf(url.pathname), request, response, url, logger);
+    return serveRequest(served.channelOf(url.pathname), request, response, url, logger);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -80,16 +107,64 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   baseUrl = config.publicUrl ?? url;
   selfUrl = url;
+  // One reload at a time, each after the one before has retired what it replaced; the shutdown after them all.
+  let reloads: Promise<unknown> = Promise.resolve();
+  const reloadContract = () => {
+    const reloaded = reloads.then(async () => {
+      const services = await createServices(config, logger, first.store, overrides, current.services).catch((error: unknown) => {
+        throw new Error(`the contract at ${config.contractPath} cannot be served: ${(error as Error).message}`, { cause: error });
+      });
+      const next = await assemble(services).catch(async (error: unknown) => {
+        await services.stopWork();
+        throw error;
+      });
+      const previous = current;
+      current = next;
+      return { operations: services.operations.length, retired: retire(previous, logger) };
+    });
+    reloads = reloaded.then(({ retired }) => retired).catch(() => undefined);
+    return reloaded.then(({ operations }) => ({ operations }));
+  };
   let closed: Promise<void> | undefined;
   return {
     url,
     config,
-    store: services.store,
-    seed,
-    webhookSecret: services.webhookSecret,
-    adminToken: services.adminToken,
-    close: () => (closed ??= shutDown(server, logger, services)),
+    store: first.store,
+    seed: (document, defaultApiKey) => current.seed(document, defaultApiKey),
+    webhookSecret: first.webhookSecret,
+    adminToken: first.adminToken,
+    reloadContract,
+    close: () => (closed ??= reloads.then(() => shutDown(server, logger, current.services))),
   };
+}
+
+/**
+ * Takes services out of use once others answer in their place: their streams (the journal's live feed, the live
+ * docs' events) are ended, so that their clients come back to the new ones; the requests they began may finish,
+ * for as long as a shutdown would wait; then their work (formation steps, deliveries) stops and their journal is
+ * written. Meanwhile both sets of services may run work on the store, which each takes under a claim, as replicas do.
+ */
+async function retire(served: Served, logger: Logger): Promise<void> {
+  endStreams((socket) => [...served.open].some((response) => response.socket === socket));
+  const finished = await settledWithin(served.open, shutdownGraceMs);
+  if (!finished) logger.warn({ graceMs: shutdownGraceMs, requests: served.open.size }, 'contract reloaded while requests were still running past the grace period: they finish on the services being stopped');
+  await served.services.stopWork();
+  await served.services.journal.flush();
+}
+
+/** Whether every response of `open` closed within `ms`. */
+function settledWithin(open: Set<ServerResponse>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (settled: boolean) => {
+      clearTimeout(timer);
+      for (const response of open) response.off('close', check);
+      resolve(settled);
+    };
+    const check = () => open.size === 0 && done(true);
+    const timer = setTimeout(() => done(false), ms);
+    for (const response of open) response.once('close', check);
+    check();
+  });
 }
 
 /** Each server's open connections. */

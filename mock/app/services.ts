@@ -86,16 +86,22 @@ export interface Services {
   bodyBudget: BodyBudget;
 }
 
+/**
+ * What a reload of the contract (server.ts) hands from the services it replaces to the new ones: what was set at
+ * run time (faults armed, settings switched) and the recording under way, whose file is opened once.
+ */
+export type KeptAcrossReload = Pick<Services, 'faults' | 'settings' | 'recording'>;
+
 /** How often a process looks for work others stored, on a store several processes share. */
 const pollMs = 250;
 
-export async function createServices(config: MockConfig, logger: Logger, store: Store, overrides: Overrides): Promise<Services> {
+export async function createServices(config: MockConfig, logger: Logger, store: Store, overrides: Overrides, carried?: KeptAcrossReload): Promise<Services> {
   const contract = await loadContract(config.contractPath);
   const operations = listOperations(contract);
   const compiler = createSchemaCompiler(contract);
   const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
   // Before anything starts working: a path that cannot be recorded to refuses the start with nothing to stop.
-  const recording = config.upstream?.record === undefined ? undefined : await openRecording({ path: config.upstream.record, upstream: config.upstream.url, contract, logger }).catch((error: unknown) => {
+  const recording = carried ? carried.recording : config.upstream?.record === undefined ? undefined : await openRecording({ path: config.upstream.record, upstream: config.upstream.url, contract, logger }).catch((error: unknown) => {
     throw error instanceof RecordingRefused ? new ConfigError(error.message) : error;
   });
   // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
@@ -156,9 +162,9 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   }
   const idempotency = idempotencyRecords({ ttlMs: config.idempotencyTtlMs, maxPerPartner: config.idempotencyMaxRecords });
   const journal = createRequestJournal({ store, maxBytes: config.journalMaxBytes, logger });
-  const faults = createFaultRegistry();
+  const faults = carried?.faults ?? createFaultRegistry();
   const answersOf = perOperation(operations, (operation) => documentedAnswers(contract, operation));
-  const settings = createSettingsRegistry({ validateResponses: config.validateResponses });
+  const settings = carried?.settings ?? createSettingsRegistry({ validateResponses: config.validateResponses });
   const admin = {
     config, store, journal, dispatcher, faults, settings, cursors, entryIds,
     journalFeed: createJournalFeed({ journal, ...(poll === undefined ? {} : { pollMs: poll }), logger }),

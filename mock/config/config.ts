@@ -10,6 +10,7 @@ import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from '../store/open-
 import { StoreError } from '../store/store-error.ts';
 import { allowedTargets } from '../webhooks/allowed-targets.ts';
 import { endpointUrlProblem, maskEndpointUrl } from '../webhooks/endpoint-url.ts';
+import { redocScriptPath } from '../served-documents/live-docs.ts';
 
 export interface MockConfig {
   port: number;
@@ -83,6 +84,11 @@ export interface MockConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logFormat: 'pretty' | 'json';
   contractPath: string;
+  /**
+   * Which reference docs `/docs` serves: the standalone page `npm run generate` builds, or a page that renders the
+   * contract being served in the browser and follows its reloads (`npm run dev`).
+   */
+  docs: 'built' | 'live';
   /** Which pages may call the API routes from a browser: any (`*`), these origins, or none (an empty list). */
   cors: { origins: '*' | string[] };
 }
@@ -161,6 +167,7 @@ const options: Option[] = [
   { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
   { flag: 'log-format', env: 'LOG_FORMAT', type: 'string', placeholder: 'FORMAT', help: 'pretty (default on a terminal) or json (default otherwise)' },
   { flag: 'contract', env: 'CONTRACT_PATH', type: 'string', placeholder: 'FILE', help: 'the bundled contract to serve (default generated/openapi.json)' },
+  { flag: 'docs', env: 'MOCK_DOCS', type: 'string', placeholder: 'built|live', help: 'the reference docs at /docs: built (default: generated/docs/index.html, as npm run generate writes them) or live (the contract being served, rendered in the browser with Redoc from node_modules, the open page following each reload of the contract: npm run dev)' },
   { flag: 'help', env: '', type: 'boolean', help: 'print this help and exit' },
 ];
 
@@ -286,6 +293,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
       logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
       contractPath: value('contract') ?? defaultContractPath,
+      docs: docsMode(value('docs') ?? 'built'),
       cors: corsOrigins(value('cors') ?? '*'),
     },
   };
@@ -303,6 +311,13 @@ function upstreamSettings(upstreamUrl: string, value: (flag: string) => string |
     requests: oneOf(value('upstream-requests') ?? 'refuse', 'upstream-requests', ['refuse', 'forward'] as const),
     ...(record === undefined ? {} : { record }),
   };
+}
+
+function docsMode(raw: string): MockConfig['docs'] {
+  const mode = oneOf(raw, 'docs', ['built', 'live'] as const);
+  // Redoc's script comes with the kit's tools (a clone's node_modules), not with the mock's package.
+  if (mode === 'live' && redocScriptPath() === undefined) throw new ConfigError(`--docs live renders the docs with the Redoc of @redocly/cli, which is not installed here: run it from a clone of the kit after npm ci, or use --docs built`);
+  return mode;
 }
 
 function retryDelays(raw: string): number[] {

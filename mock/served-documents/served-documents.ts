@@ -1,44 +1,40 @@
 /**
- * The API's own documents, served by the mock beside the API: the reference docs, the bundled contract (listing
- * the mock as its first server, so that Postman, Insomnia or a generated client pointed at /openapi.json call the
- * mock, not the sandbox) and the changelog the docs link to.
+ * The API's own documents, served by the mock beside the API: the reference docs (as `npm run generate` built them,
+ * or live: live-docs.ts), the bundled contract (listing the mock as its first server, so that Postman, Insomnia or a
+ * generated client pointed at /openapi.json call the mock, not the sandbox) and the changelog the docs link to.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { ContractDocument } from '../../contract-model/document.ts';
 import { changelogPath, generatedPath } from '../../contract-model/generated-files.ts';
 import { consoleDocuments, consolePath } from './console-files.ts';
-import { createStaticDocuments, type DocumentsChannel } from './static-documents.ts';
+import { liveDocs } from './live-docs.ts';
+import { createStaticDocuments, freshFile, type DocumentsChannel } from './static-documents.ts';
 
 const apiDocsPath = generatedPath('docs', 'index.html');
 
-export function servedDocuments(contract: ContractDocument, publicUrl: () => string, environment: string): DocumentsChannel {
+export interface DocumentsOptions {
+  /** The mock's environment, which the contract's first server names. */
+  environment: string;
+  /** `--docs`: the standalone page `npm run generate` built, or the live one. */
+  docs: 'built' | 'live';
+}
+
+export function servedDocuments(contract: ContractDocument, publicUrl: () => string, options: DocumentsOptions): DocumentsChannel {
   // Made on first request, once the mock knows its URL.
   let contractJson: Buffer | undefined;
-  const served = () => (contractJson ??= Buffer.from(JSON.stringify(withMockServer(contract, publicUrl(), environment))));
+  const served = () => (contractJson ??= Buffer.from(JSON.stringify(withMockServer(contract, publicUrl(), options.environment))));
   const firstServer = String((contract.servers as { url?: unknown }[] | undefined)?.[0]?.url ?? '');
-  const docs = { contentType: 'text/html; charset=utf-8', read: freshFile(apiDocsPath, (html) => withConsoleLink(withMockSamples(html, firstServer, publicUrl()))) };
+  const asServed = (content: Buffer) => withMockSamples(content, firstServer, publicUrl());
+  // The built page is read again when `npm run generate` rewrites it, so that it follows without a restart.
+  const built = { contentType: 'text/html; charset=utf-8', read: freshFile(apiDocsPath, (html) => withConsoleLink(asServed(html))) };
+  const docs = options.docs === 'live' ? liveDocs(contract, { asServed, page: withConsoleLink }) : { '/': built, '/docs': built };
   return createStaticDocuments({
-    '/': docs,
-    '/docs': docs,
+    ...docs,
     '/openapi.json': { contentType: 'application/json', read: async () => served() },
     // The docs link to it; read on each request, so a release shows without a restart.
     '/CHANGELOG.md': { contentType: 'text/markdown; charset=utf-8', read: () => readFile(changelogPath).catch(() => undefined) },
     ...consoleDocuments(),
   });
-}
-
-/**
- * A file read again only when it changed (its modification time): `npm run dev` rewrites the docs a few seconds
- * after each save, and the page must follow without a restart; otherwise one read serves every request, and the
- * same bytes keep their compressed forms (static-documents.ts).
- */
-function freshFile(path: string, transform: (content: Buffer) => Buffer): () => Promise<Buffer | undefined> {
-  let kept: { mtimeMs: number; content: Promise<Buffer> } | undefined;
-  return async () => {
-    const { mtimeMs } = await stat(path);
-    if (kept?.mtimeMs !== mtimeMs) kept = { mtimeMs, content: readFile(path).then(transform) };
-    return kept.content;
-  };
 }
 
 /** A key the mock takes as it comes (any well-formed sandbox key is a partner), for samples copied from its docs. */
@@ -47,12 +43,12 @@ export const sampleKey = 'dk_test_0123456789abcdefghijklmn';
 /**
  * The request samples of the docs as this mock serves them: their curl commands call the mock, with a key it takes,
  * so that one copied from the page runs here rather than leaving the machine for the sandbox. Only the samples'
- * commands change (they live in the page's data, which Redoc renders in the browser); the servers the docs list stay
- * the published ones, and the docs built in generated/ keep the sandbox.
+ * commands change (they live in the page's data, which Redoc renders in the browser: the built page's, or the live
+ * page's JSON); the servers the docs list stay the published ones, and the docs built in generated/ keep the sandbox.
  */
-function withMockSamples(html: Buffer, publishedServer: string, mockUrl: string): Buffer {
-  if (publishedServer === '') return html;
-  const text = html.toString('utf8');
+function withMockSamples(content: Buffer, publishedServer: string, mockUrl: string): Buffer {
+  if (publishedServer === '') return content;
+  const text = content.toString('utf8');
   const escaped = publishedServer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return Buffer.from(
     text

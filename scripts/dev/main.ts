@@ -1,26 +1,32 @@
 /**
- * `npm run dev`: the mock, serving the contract as it is being edited. An edit under openapi/ is bundled and
- * linted (Redocly's rules, the fast structural check) and, when both pass, the mock restarts on the new contract;
- * its store (a SQLite file of its own by default, or npm start's: dev-store.ts) keeps the data across the restart. A bundle or lint error is printed and the
- * last good contract keeps serving. generated/ is then rewritten in the background (types, docs), and Spectral's
- * house rules run there too, reported but not blocking: `npm test` is where they gate.
+ * `npm run dev`: the mock, serving the contract as it is being edited. Each save under openapi/ is bundled and
+ * linted (Redocly's rules, the fast structural check, in a worker beside the bundling: check-contract.ts) and, when
+ * both pass, handed to the running mock, which serves it from the next request on without a restart (dev-mock.ts);
+ * its store (a SQLite file of its own by default, or npm start's: dev-store.ts) keeps its data. Its /docs are the
+ * live docs, rendered in the browser from the contract served, an open page following each save by itself. A save
+ * that does not pass is printed, at file and line, and the last good contract keeps serving; started on a contract
+ * that does not pass, nothing is served until a save makes it pass. generated/ is rewritten in the background once
+ * the saves pause (types and the built docs), and Spectral's house rules run there too, reported but not blocking:
+ * `npm test` is where they gate.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { watch } from 'chokidar';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { setPriority } from 'node:os';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleContract } from '../../contract-changes/prepare.ts';
-import { contractRoot, projectRoot } from '../../contract-changes/releases.ts';
+import { projectRoot } from '../../contract-changes/releases.ts';
 import { defaultStoreSpec } from '../../mock/store/open-store.ts';
+import { createContractChecker } from './check-contract.ts';
+import { createDevMock } from './dev-mock.ts';
 import { chooseDevStore, devStoreSpec, startStoreFlag } from './dev-store.ts';
-import { lintContract } from './lint-bundle.ts';
 
 const help = `Usage: npm run dev [-- [${startStoreFlag}] MOCK OPTIONS…]
 
-Runs the mock and watches openapi/: each edit is bundled and linted, and the mock restarts on the new contract
-within a couple of seconds, keeping its data. An error is printed, and the last good contract keeps serving. It says
-at start which store it uses:
+Runs the mock and watches openapi/: each save is bundled and linted, and the running mock serves it within a
+second or two, keeping its data; its /docs follow each save, an open page too. A save that does not pass is
+printed at its file and line, and the last good contract keeps serving; until the contract first passes, nothing
+is served. It says at start which store it uses:
 
   (default)        its own, ${devStoreSpec}, apart from npm start's data
   ${startStoreFlag}    npm start's, ${defaultStoreSpec}: the same customers and companies in both (one at a time:
@@ -33,10 +39,14 @@ Any other option is passed to the mock (see \`npm start -- --help\`), e.g.
 const devFolder = join(projectRoot, '.mock-data');
 const servedContract = join(devFolder, 'dev-contract.json');
 const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
+/** How long the saves must pause before generated/ is rewritten: it takes a core for seconds. */
+const regenerateAfterMs = 2_000;
 
 function log(message: string): void {
   process.stdout.write(`[dev] ${message}\n`);
 }
+
+const listed = (problems: readonly string[]) => `${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`;
 
 async function main(): Promise<void> {
   const mockArgs = process.argv.slice(2);
@@ -58,91 +68,130 @@ async function main(): Promise<void> {
   await mkdir(devFolder, { recursive: true });
   await run(process.execPath, [join(projectRoot, 'scripts', 'build-mock.mjs')]);
 
-  let mock: ChildProcess | undefined;
-  let serving = false;
-  const startMock = () => {
-    // Operations the contract gained before their handlers exist are answered from its examples meanwhile.
-    mock = spawn(process.execPath, ['--enable-source-maps', join(projectRoot, '.build', 'main.mjs'), ...args, '--contract', servedContract, '--unhandled-operations', 'examples'], { stdio: 'inherit' });
-    mock.on('exit', (code, signal) => {
-      if (serving && signal === null) log(`the mock stopped (exit ${code ?? '?'}); fix what it says, then save a file under openapi/ to start it again`);
-      mock = undefined;
-    });
+  const checker = createContractChecker();
+  const mock = createDevMock({
+    args,
+    contractFile: servedContract,
+    onExit: (status) => log(`the mock stopped (${status}): nothing is served. Fix what it says, then save a file under openapi/ to start it again`),
+  });
+  const generation = backgroundGeneration();
+
+  const serveSave = async (reason: string, savedAt: number) => {
+    generation.stop();
+    const checked = await checker.check();
+    const checkedMs = Math.round(performance.now() - savedAt);
+    const serving = mock.url();
+    if (!checked.passes) {
+      if (serving) log(`${reason}: not served; ${serving} keeps serving the last good contract. The contract does not pass, ${listed(checked.problems)}`);
+      else log(`${reason}: nothing is served: the contract does not pass, ${listed(checked.problems)}\n[dev] fix it and save: dev serves the contract as soon as it passes`);
+      return;
+    }
+    const handed = await mock.serve(checked.document);
+    const servedMs = Math.round(performance.now() - savedAt);
+    if (!handed.served) {
+      const stillServing = mock.url();
+      if (stillServing) log(`${reason}: not served: ${handed.problem}; ${stillServing} keeps serving the last good contract`);
+      else log(`${reason}: nothing is served: ${handed.problem}. Fix it and save: dev serves the contract as soon as it passes`);
+      return;
+    }
+    if (handed.started) log(`${reason}: serving the contract at ${handed.url} (docs: ${handed.url}/docs)${reason === 'start' ? '' : `, ${servedMs} ms after the save`}`);
+    else if (handed.unchanged) log(`${reason}: the contract served is the same, nothing to do`);
+    else log(`${reason}: served ${servedMs} ms after the save (bundled and linted in ${checkedMs} ms)`);
+    generation.schedule();
   };
-  const stopMock = () =>
-    new Promise<void>((resolve) => {
-      if (!mock) return resolve();
-      mock.once('exit', () => resolve());
-      mock.kill('SIGTERM');
-    });
 
   let running: Promise<void> = Promise.resolve();
   let pending = false;
-  const reload = async (reason: string) => {
-    const started = performance.now();
-    let document;
-    try {
-      document = await bundleContract(contractRoot);
-      const problems = await lintContract();
-      if (problems.length > 0) throw new Error(`lint:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
-    } catch (error) {
-      log(`${reason}: not served, the last good contract keeps serving.\n${(error as Error).message}`);
-      return;
-    }
-    await writeFile(servedContract, JSON.stringify(document));
-    serving = false;
-    await stopMock();
-    serving = true;
-    startMock();
-    log(`${reason}: contract bundled, linted and handed to the mock in ${Math.round(performance.now() - started)} ms`);
-    regenerateInBackground();
-  };
   const schedule = (reason: string) => {
+    const savedAt = performance.now();
     if (pending) return;
     pending = true;
     running = running.then(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Saves that come together (an editor writing several files, or one file twice) are served once.
+      await new Promise((resolve) => setTimeout(resolve, 50));
       pending = false;
-      await reload(reason);
+      await serveSave(reason, savedAt);
     });
   };
 
-  await reload('start');
+  // Watching from before the first check, so that a save made meanwhile is served after it.
   // chokidar rather than fs.watch: editors save by writing a new file and renaming it over the old one, which
   // Node's recursive watcher on Linux loses track of after the first time.
-  watch(join(projectRoot, 'openapi'), { ignoreInitial: true }).on('all', (event, file) => schedule(`${file.replace(`${projectRoot}/`, '')} ${event === 'change' ? 'changed' : event}`));
+  watch(join(projectRoot, 'openapi'), { ignoreInitial: true }).on('all', (event, file) => schedule(`${relative(projectRoot, file)} ${event === 'change' ? 'changed' : event}`));
+  running = serveSave('start', performance.now());
+  await running;
   log('watching openapi/ (Ctrl-C to stop)');
   const shutdown = async () => {
-    serving = false;
-    await stopMock();
+    generation.stop();
+    await mock.stop();
+    await checker.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
 }
 
-let generating: ChildProcess | undefined;
-function regenerateInBackground(): void {
-  generating?.kill('SIGTERM');
-  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-  const child = spawn(bin('tsx'), [join(projectRoot, 'scripts', 'generate.ts')], { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  generating = child;
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  child.on('exit', (code) => {
-    if (generating !== child) return;
-    generating = undefined;
-    if (code === 0) {
-      log('generated/ rewritten (types and docs)');
-      const spectral = spawn('npm', ['run', '--silent', 'lint:spectral'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      spectral.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      spectral.on('exit', (status) => {
-        if (status !== 0) log(`Spectral's house rules report problems (npm test will fail until they are fixed):\n${output.trim()}`);
-      });
-    } else if (code !== null) {
-      log(`npm run generate failed:\n${errors.trim()}`);
+/**
+ * `npm run generate` (types, the built docs) and then Spectral's house rules, once the saves pause, at a low
+ * priority: they take seconds of a core, which the next save's check should not wait behind. A save stops them.
+ */
+function backgroundGeneration(): { schedule(): void; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let child: ChildProcess | undefined;
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+  // Each in a process group of its own, so that stopping it stops the tools it started too (redocly, Spectral).
+  const start = (command: string, args: string[], stdio: ('ignore' | 'pipe')[]) => {
+    const started = spawn(command, args, { cwd: projectRoot, env, stdio, detached: true });
+    try {
+      if (started.pid !== undefined) setPriority(started.pid, 10);
+    } catch {
+      // It ended already: nothing to lower.
     }
-  });
+    child = started;
+    return started;
+  };
+  const spectral = () => {
+    const lint = start('npm', ['run', '--silent', 'lint:spectral'], ['ignore', 'pipe', 'pipe']);
+    let output = '';
+    lint.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    lint.on('exit', (status) => {
+      if (child === lint) child = undefined;
+      if (status !== null && status !== 0) log(`Spectral's house rules report problems (npm test will fail until they are fixed):\n${output.trim()}`);
+    });
+  };
+  const generate = () => {
+    const generating = start(bin('tsx'), [join(projectRoot, 'scripts', 'generate.ts')], ['ignore', 'ignore', 'pipe']);
+    let errors = '';
+    generating.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    generating.on('exit', (code) => {
+      if (child !== generating) return;
+      child = undefined;
+      if (code === 0) {
+        log('generated/ rewritten (types and the built docs)');
+        spectral();
+      } else if (code !== null) {
+        log(`npm run generate failed:\n${errors.trim()}`);
+      }
+    });
+  };
+  return {
+    schedule() {
+      clearTimeout(timer);
+      timer = setTimeout(generate, regenerateAfterMs);
+    },
+    stop() {
+      clearTimeout(timer);
+      const stopped = child;
+      child = undefined;
+      if (stopped?.pid !== undefined && stopped.exitCode === null) {
+        try {
+          process.kill(-stopped.pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
+      }
+    },
+  };
 }
 
 function run(command: string, args: string[]): Promise<void> {

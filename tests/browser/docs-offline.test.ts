@@ -1,5 +1,6 @@
 /**
- * The reference docs as a designer opens them: from the file and from the mock. Nothing may load from the network,
+ * The reference docs as a designer opens them: from the file, from the mock, and live from the mock as `npm run dev`
+ * runs it (`--docs live`, rendered in the browser from the contract served). Nothing may load from the network,
  * nor even be tried (Redoc's "API docs by" logo is written into the page: scripts/generate.ts), nothing may log an
  * error, every sidebar link must lead to its operation, and a link to an operation opened directly must show it.
  */
@@ -8,18 +9,20 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMock, type TestMock } from '../mock/support/mock-harness.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, problemsOf } from './chromium.ts';
 
 const docsFile = fileURLToPath(new URL('../../generated/docs/index.html', import.meta.url));
 let browser: Browser;
 let mock: TestMock;
+let live: TestMock;
 
 beforeAll(async () => {
-  [browser, mock] = await Promise.all([launchChromium(), startTestMock()]);
+  [browser, mock, live] = await Promise.all([launchChromium(), startTestMock(), startTestMock({ docs: 'live' })]);
 });
 afterAll(async () => {
   await browser?.close();
   await mock?.close();
+  await live?.close();
 });
 
 interface Visit {
@@ -30,16 +33,7 @@ interface Visit {
 
 async function visit(url: string, origin: string | undefined): Promise<Visit> {
   const page = await browser.newPage();
-  const problems: string[] = [];
-  const local = (target: string) => /^(data|blob|file):/.test(target) || (origin !== undefined && target.startsWith(origin));
-  page.on('response', (response) => {
-    if (!local(response.url())) problems.push(`loaded from the network: ${response.url()}`);
-    else if (response.status() >= 400) problems.push(`${response.status()} for ${response.url()}`);
-  });
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText ?? ''})`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
+  const problems = problemsOf(page, origin);
   await page.goto(url, { waitUntil: 'networkidle' });
   return { page, problems };
 }
@@ -47,6 +41,7 @@ async function visit(url: string, origin: string | undefined): Promise<Visit> {
 describe.each([
   ['from the file', () => `file://${docsFile}`, () => undefined],
   ['from the mock', () => `${mock.url}/docs`, () => mock.url],
+  ['live from the mock', () => `${live.url}/docs`, () => live.url],
 ])('the reference docs %s', (_how, url, origin) => {
   it('load nothing from the network, and render the contract', async () => {
     const { page, problems } = await visit(url(), origin());

@@ -72,6 +72,7 @@ const flags: { flag: string; env: string; value: string }[] = [
   { flag: 'log-format', env: 'LOG_FORMAT', value: 'pretty' },
   { flag: 'contract', env: 'CONTRACT_PATH', value: '/tmp/other-contract.json' },
   { flag: 'cors', env: 'CORS', value: 'http://localhost:3000' },
+  { flag: 'docs', env: 'MOCK_DOCS', value: 'live' },
 ];
 
 const published = contractFacts.limits;
@@ -110,6 +111,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       logFormat: process.stdout.isTTY ? 'pretty' : 'json',
       contractPath: defaultContractPath,
+      docs: 'built',
       cors: { origins: '*' },
     });
   });
@@ -216,6 +218,7 @@ describe('parseConfig', () => {
     [['--rate-limit', '0'], '--rate-limit'],
     [['--rate-limit', '500001'], '--rate-limit'],
     [['--log-level', 'loud'], '--log-level'],
+    [['--docs', 'static'], '--docs'],
     [['--store', 'postgres://db'], '--store'],
     [['--admin-token', 'short'], '--admin-token'],
     [['--webhook-url', 'https://user:secret@hooks.example.com/x'], '--webhook-url'],
