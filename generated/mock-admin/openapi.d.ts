@@ -1678,7 +1678,9 @@ export interface components {
          *
          *     A **recording** (`--record`) is a seed too: `{ "recording": {…}, "recorded": [{ "partner", "violations",
          *     "customers" }] }`. It holds no key: it is loaded for the partner of the request's `Authorization` (or of
-         *     `--seed-key`), from the section labelled with that key masked, or from its only section. A section whose
+         *     `--seed-key`), from the section labelled with that key masked, or from its only section. Two keys that begin and
+         *     end alike share a label: when several sections have the key's, it is refused (`E_NOT_ALLOWED_VALUE` at each
+         *     one's `/recorded/{index}/partner`) until those that are not the partner's are removed. A section whose
          *     `violations` are not empty is refused, each violation a detail, until they are removed from the file.
          */
         SeedDocument: {

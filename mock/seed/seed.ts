@@ -70,20 +70,30 @@ export function readSeed(document: unknown, defaultApiKey?: string): { partners:
 }
 
 /**
- * The section of a recording for the partner of `apiKey`: the one labelled with that key masked, or the only one. A
- * recording is data from a real sandbox: one whose answers broke the contract is refused, with what broke, until the
+ * The section of a recording for the partner of `apiKey`: the one labelled with that key masked, or the only one. Two
+ * keys that begin and end alike have the same label, and the file cannot tell which section is whose: a key whose
+ * label several sections share is refused, naming them, rather than loaded with another partner's data. A recording
+ * is data from a real sandbox: one whose answers broke the contract is refused, with what broke, until the
  * violations are read and removed from the file.
  */
 function recordedPartner(document: Record<string, unknown>, apiKey: string | undefined): { partner: SeedPartner; at: string } {
   if (apiKey === undefined) throw new SeedError('A recording holds no key: load it with the key of the partner it is for.', [{ in: 'body', field: '/apiKey', code: 'E_REQUIRED', message: 'Send the partner\'s key in Authorization (POST /_mock/seed), or give --seed-key with --seed.' }]);
-  const sections = Array.isArray(document.recorded) ? (document.recorded as unknown[]).filter(isObject) : [];
+  // Filtered, the indexes stay the document's: a pointer names the section in the file.
+  const sections = (Array.isArray(document.recorded) ? (document.recorded as unknown[]) : []).map((section, index) => ({ section, index })).filter((entry): entry is { section: Record<string, unknown>; index: number } => isObject(entry.section));
   const masked = maskKey(apiKey);
-  const index = sections.length === 1 ? 0 : sections.findIndex((section) => section.partner === masked);
-  const section = sections[index];
-  if (!section) {
-    const labels = cut(sections.map((candidate) => String(candidate.partner)).join(', ') || 'none', 800);
+  const labelled = sections.length === 1 ? sections : sections.filter(({ section }) => section.partner === masked);
+  if (labelled.length > 1) {
+    throw new SeedError(
+      `The recording has ${labelled.length} sections for ${masked}: keys that begin and end alike, which the file cannot tell apart. Remove the sections that are not this partner's, then load it again.`,
+      labelled.slice(0, 100).map(({ section, index }) => ({ in: 'body', field: `/recorded/${index}/partner`, code: 'E_NOT_ALLOWED_VALUE', message: `One of ${labelled.length} sections labelled ${masked}, with ${Array.isArray(section.customers) ? section.customers.length : 0} customers: keep only the one recorded for this key.` })),
+    );
+  }
+  const [found] = labelled;
+  if (!found) {
+    const labels = cut(sections.map(({ section }) => String(section.partner)).join(', ') || 'none', 800);
     throw new SeedError(`The recording has no section for ${masked}.`, [{ in: 'body', field: '/recorded', code: 'E_NOT_ALLOWED_VALUE', message: `Its sections are for ${labels}: load it with one of those keys.` }]);
   }
+  const { section, index } = found;
   const violations = Array.isArray(section.violations) ? section.violations.map(String) : [];
   if (violations.length > 0) {
     throw new SeedError(
