@@ -253,8 +253,10 @@ export interface paths {
          *     requests, and every partner's key by the API, before anything is written, so a seed with a refused entry
          *     applies none of it. What can still stop a seed once applying is not in it (the store failing, a forced answer
          *     armed for the partner): the refusal then says how many customers and companies were created before it, which
-         *     stay. Seeding again is harmless: customers are unique per email, and a company whose customer already has one
-         *     of that name is skipped. The body may be up to 16 MiB.
+         *     stay. Seeding again is harmless, and finishes what was left half-done (the process killed while it seeded):
+         *     customers are unique per email, and a company whose customer already has one of that name is not made again,
+         *     only taken on to the seed's status when it is short of it (`advanced`); one at that status or past it is left
+         *     as it is (`skipped`). The body may be up to 16 MiB.
          */
         post: operations["seedStore"];
         delete?: never;
@@ -1556,7 +1558,8 @@ export interface components {
          *     (`E_NOT_ALLOWED_VALUE`). With the automatic formation timeline (the mock's default) the company then goes on like
          *     any other: start the mock with `--formation-timeline manual` to keep it where the seed put it.
          *
-         *     The company is skipped when its customer already has one named after the formation's first name option, so that
+         *     When its customer already has a company named after the formation's first name option, none is submitted: that
+         *     one is taken on to `status` when it is short of it (a seed stopped half-way), and left as it is otherwise, so that
          *     seeding again is harmless. Unknown properties are refused.
          */
         SeedCompany: {
@@ -1776,7 +1779,16 @@ export interface components {
                 created: number;
                 /**
                  * Format: int32
-                 * @description How many were skipped because their customer already had a company of that name.
+                 * @description How many their customer already had (a company of that name) short of the seed's status, and were taken
+                 *     on to it: what a seed stopped half-way (its process killed) had created but not yet simulated.
+                 * @example 0
+                 */
+                advanced: number;
+                /**
+                 * Format: int32
+                 * @description How many their customer already had (a company of that name) at the seed's status or past it (moved on by
+                 *     the automatic timeline, or by the partner), left as they were; and a second entry of one name for one
+                 *     customer in the seed.
                  * @example 0
                  */
                 skipped: number;

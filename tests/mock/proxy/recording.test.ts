@@ -78,7 +78,7 @@ describe('a recording of a sandbox that keeps the contract (another mock)', () =
       document.recorded.splice(2, 1);
       const seeded = await fresh.call('/_mock/seed', { body: document });
       expect(seeded.status, JSON.stringify(seeded.json)).toBe(200);
-      expect(seeded.json.payload).toEqual({ partners: 1, customers: { created: 2, existing: 0 }, companies: { created: 2, skipped: 0 } });
+      expect(seeded.json.payload).toEqual({ partners: 1, customers: { created: 2, existing: 0 }, companies: { created: 2, advanced: 0, skipped: 0 } });
       const customers = (await fresh.call('/v1/partner/customers?limit=100')).json.payload.data as { email: string }[];
       expect(customers.map((customer) => customer.email).sort()).toEqual([...recorded.customers].sort());
       const companies = (await fresh.call('/v1/partner/companies?limit=100')).json.payload.data as { name: string; status: string; failure: { reason: string } | null }[];
