@@ -715,6 +715,7 @@ export interface components {
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
+         *     | 503 | `E_STREAM_LIMIT` | The mock has as many streams open as it holds at once, every partner's together (`--max-streams`, 256 unless set): retry after `Retry-After`. |
          *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. |
          *
          *     Refusals before routing (see the API's description) reach admin paths too, with the same codes: `400
@@ -2422,6 +2423,10 @@ export interface components {
          *     - Every entry is sent, in the journal's order, however many arrive at once (a load test), and at the pace the
          *       client reads: a stream that falls behind catches up a thousand at a time, and one that stops reading holds
          *       back nothing but itself.
+         *     - A stream is closed when its client takes none of what waits for it for `--stream-send-timeout` (30 seconds
+         *       unless set): a client that stops reading gives its place back. Every stream ends after `--stream-max-age` (an
+         *       hour unless set); both are ends like any dropped connection, after which a client reconnects with
+         *       `Last-Event-ID` (an `EventSource` does by itself, after the `retry` delay) and misses nothing.
          *     - On a mock with several processes (a shared store), entries answered by another process arrive within a second.
          */
         RequestStream: {
@@ -2436,12 +2441,29 @@ export interface components {
             };
         };
         /**
-         * @description Too many request streams open: at most 8 for one partner, and 8 without a key (every partner's). Close one
-         *     (a browser tab of the console, a `curl -N`) first.
+         * @description Too many request streams open: at most 8 for one partner, and 8 without a key (every partner's), however fast
+         *     they are asked for. Close one (a browser tab of the console, a `curl -N`) first. Every partner's streams together
+         *     have a bound too: past it, `503 E_STREAM_LIMIT`.
          */
         StreamLimit: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The stream cannot be opened now; retry after `Retry-After` seconds. Either the mock has as many streams open as
+         *     it holds at once, every partner's together (`E_STREAM_LIMIT`; `--max-streams`, 256 unless set), which a stream
+         *     closed anywhere frees, and the connection is closed after the answer; or its store is unavailable
+         *     (`E_SERVICE_UNAVAILABLE`; `getHealth` says why).
+         */
+        StreamUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -3178,6 +3200,7 @@ export type ResponseJournalQueryBadRequest = components['responses']['JournalQue
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseRequestStream = components['responses']['RequestStream'];
 export type ResponseStreamLimit = components['responses']['StreamLimit'];
+export type ResponseStreamUnavailable = components['responses']['StreamUnavailable'];
 export type ResponseRequestJournalExchange = components['responses']['RequestJournalExchange'];
 export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
 export type ResponseJournalEntryNotFound = components['responses']['JournalEntryNotFound'];
@@ -3366,7 +3389,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["StreamLimit"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["StreamUnavailable"];
         };
     };
     getRequest: {

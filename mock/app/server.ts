@@ -11,8 +11,8 @@ import { createAdminChannel, isAdminPath } from '../admin/admin-api.ts';
 import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
-import { endStreams, writeAnswer } from '../http/write-answer.ts';
-import type { Duplex } from 'node:stream';
+import { createEventStreams, type EventStreams } from '../http/event-streams.ts';
+import { writeAnswer } from '../http/write-answer.ts';
 import { errorAnswer } from '../http/answer.ts';
 import { serveRequest, type Channel } from '../pipeline/send-answer.ts';
 import { openStore } from '../store/open-store.ts';
@@ -68,9 +68,11 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
   });
   const api = createApiChannel(config, logger, services, () => baseUrl);
   const channelOf = (pathname: string): Channel => (documents.serves(pathname) ? documents : isAdminPath(pathname) ? admin : api);
+  // Every stream this server writes, whatever its route, within the same bounds.
+  const streams = createEventStreams(config.streams, logger.child({ component: 'streams' }));
   const server = listenOn(config, logger, (request, response) => {
     const url = parseRequestTarget(request.url);
-    return serveRequest(channelOf(url.pathname), request, response, url, logger);
+    return serveRequest(channelOf(url.pathname), request, response, url, logger, streams);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -88,12 +90,9 @@ async function serve(config: MockConfig, logger: Logger, services: Services): Pr
     seed,
     webhookSecret: services.webhookSecret,
     adminToken: services.adminToken,
-    close: () => (closed ??= shutDown(server, logger, services)),
+    close: () => (closed ??= shutDown(server, streams, logger, services)),
   };
 }
-
-/** Each server's open connections. */
-const openSockets = new WeakMap<object, Set<Duplex>>();
 
 function listenOn(config: MockConfig, logger: Logger, handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {
   const protocol = createProtocolGuard(logger);
@@ -115,21 +114,13 @@ function listenOn(config: MockConfig, logger: Logger, handle: (request: Incoming
       });
     }),
   );
-  const open = new Set<Duplex>();
-  openSockets.set(server, open);
-  server.on('connection', (socket: Duplex) => {
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
   // Refusals before routing (malformed framing, headers over 16 KiB, too slow, an unmet Expect) carry the envelope.
   server.on('clientError', protocol.clientError);
   server.on('checkExpectation', protocol.checkExpectation);
   return server;
 }
 
-async function shutDown(server: ReturnType<typeof createServer>, logger: Logger, services: Services): Promise<void> {
-  // This server's connections: only its own streams are ended (another mock may run in this process).
-  const sockets = openSockets.get(server) ?? new Set<Duplex>();
+async function shutDown(server: ReturnType<typeof createServer>, streams: EventStreams, logger: Logger, services: Services): Promise<void> {
   await new Promise<void>((resolve) => {
     // A client that keeps a request open must not hold the shutdown: requests in flight get a grace period.
     const deadline = setTimeout(() => {
@@ -137,7 +128,7 @@ async function shutDown(server: ReturnType<typeof createServer>, logger: Logger,
       server.closeAllConnections();
     }, shutdownGraceMs);
     // A stream never ends by itself: ended first, its connection is then closed like any other.
-    endStreams((socket) => sockets.has(socket));
+    streams.endAll();
     server.close(() => {
       clearTimeout(deadline);
       resolve();
