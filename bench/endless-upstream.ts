@@ -8,12 +8,13 @@
  * Prints the proxy's resident set (VmRSS, from /proc) each second, then its peak (VmHWM), how many bytes the upstream
  * handed over, and how the requests were answered. A benchmark, not a test: the numbers are read, not asserted.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMock, startMockProcess } from '../mock/launch/mock-process.ts';
+import { memoryOf } from './process-memory.ts';
 import { startEndlessUpstream } from '../tests/mock/support/endless-upstream.ts';
 
 const usage = `Usage: npm run bench:endless-upstream -- [--baseline DIR]
@@ -39,12 +40,6 @@ interface Run {
   peakMiB: number;
   upstreamMiB: number;
   answers: Map<string, number>;
-}
-
-async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 
 /** One GET through the proxy; resolves with its status, or `unanswered` when the run ended first. */

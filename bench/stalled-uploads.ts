@@ -10,20 +10,18 @@
  * were answered. A benchmark, not a test: the numbers are read, not asserted.
  */
 import { connect, type Socket } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildMock, startMockProcess, type MockProcess } from '../mock/launch/mock-process.ts';
+import { memoryOf } from './process-memory.ts';
 
 const connections = Number(process.env.CONNECTIONS ?? 1000);
 const seeds = Number(process.env.SEEDS ?? 200);
 const key = `dk_test_${'a'.repeat(24)}`;
 const mib = 1024 * 1024;
 
-async function rssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
+const rssMiB = async (pid: number): Promise<number> => (await memoryOf(pid)).rss;
 
 /** Opens a connection that sends `head`, then `sent` bytes of body, and stalls; counts how it was answered. */
 function stall(url: URL, head: string, sent: number, answers: Map<string, number>): Promise<Socket> {

@@ -253,8 +253,10 @@ export interface paths {
          *     requests, and every partner's key by the API, before anything is written, so a seed with a refused entry
          *     applies none of it. What can still stop a seed once applying is not in it (the store failing, a forced answer
          *     armed for the partner): the refusal then says how many customers and companies were created before it, which
-         *     stay. Seeding again is harmless: customers are unique per email, and a company whose customer already has one
-         *     of that name is skipped. The body may be up to 16 MiB.
+         *     stay. Seeding again is harmless, and finishes what was left half-done (the process killed while it seeded):
+         *     customers are unique per email, and a company whose customer already has one of that name is not made again,
+         *     only taken on to the seed's status when it is short of it (`advanced`); one at that status or past it is left
+         *     as it is (`skipped`). The body may be up to 16 MiB.
          */
         post: operations["seedStore"];
         delete?: never;
@@ -713,6 +715,7 @@ export interface components {
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
+         *     | 503 | `E_STREAM_LIMIT` | The mock has as many streams open as it holds at once, every partner's together (`--max-streams`, 256 unless set): retry after `Retry-After`. |
          *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. |
          *
          *     Refusals before routing (see the API's description) reach admin paths too, with the same codes: `400
@@ -1556,7 +1559,8 @@ export interface components {
          *     (`E_NOT_ALLOWED_VALUE`). With the automatic formation timeline (the mock's default) the company then goes on like
          *     any other: start the mock with `--formation-timeline manual` to keep it where the seed put it.
          *
-         *     The company is skipped when its customer already has one named after the formation's first name option, so that
+         *     When its customer already has a company named after the formation's first name option, none is submitted: that
+         *     one is taken on to `status` when it is short of it (a seed stopped half-way), and left as it is otherwise, so that
          *     seeding again is harmless. Unknown properties are refused.
          */
         SeedCompany: {
@@ -1678,7 +1682,9 @@ export interface components {
          *
          *     A **recording** (`--record`) is a seed too: `{ "recording": {…}, "recorded": [{ "partner", "violations",
          *     "customers" }] }`. It holds no key: it is loaded for the partner of the request's `Authorization` (or of
-         *     `--seed-key`), from the section labelled with that key masked, or from its only section. A section whose
+         *     `--seed-key`), from the section labelled with that key masked, or from its only section. Two keys that begin and
+         *     end alike share a label: when several sections have the key's, it is refused (`E_NOT_ALLOWED_VALUE` at each
+         *     one's `/recorded/{index}/partner`) until those that are not the partner's are removed. A section whose
          *     `violations` are not empty is refused, each violation a detail, until they are removed from the file.
          */
         SeedDocument: {
@@ -1774,7 +1780,16 @@ export interface components {
                 created: number;
                 /**
                  * Format: int32
-                 * @description How many were skipped because their customer already had a company of that name.
+                 * @description How many their customer already had (a company of that name) short of the seed's status, and were taken
+                 *     on to it: what a seed stopped half-way (its process killed) had created but not yet simulated.
+                 * @example 0
+                 */
+                advanced: number;
+                /**
+                 * Format: int32
+                 * @description How many their customer already had (a company of that name) at the seed's status or past it (moved on by
+                 *     the automatic timeline, or by the partner), left as they were; and a second entry of one name for one
+                 *     customer in the seed.
                  * @example 0
                  */
                 skipped: number;
@@ -2408,6 +2423,10 @@ export interface components {
          *     - Every entry is sent, in the journal's order, however many arrive at once (a load test), and at the pace the
          *       client reads: a stream that falls behind catches up a thousand at a time, and one that stops reading holds
          *       back nothing but itself.
+         *     - A stream is closed when its client takes none of what waits for it for `--stream-send-timeout` (30 seconds
+         *       unless set): a client that stops reading gives its place back. Every stream ends after `--stream-max-age` (an
+         *       hour unless set); both are ends like any dropped connection, after which a client reconnects with
+         *       `Last-Event-ID` (an `EventSource` does by itself, after the `retry` delay) and misses nothing.
          *     - On a mock with several processes (a shared store), entries answered by another process arrive within a second.
          */
         RequestStream: {
@@ -2422,12 +2441,29 @@ export interface components {
             };
         };
         /**
-         * @description Too many request streams open: at most 8 for one partner, and 8 without a key (every partner's). Close one
-         *     (a browser tab of the console, a `curl -N`) first.
+         * @description Too many request streams open: at most 8 for one partner, and 8 without a key (every partner's), however fast
+         *     they are asked for. Close one (a browser tab of the console, a `curl -N`) first. Every partner's streams together
+         *     have a bound too: past it, `503 E_STREAM_LIMIT`.
          */
         StreamLimit: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The stream cannot be opened now; retry after `Retry-After` seconds. Either the mock has as many streams open as
+         *     it holds at once, every partner's together (`E_STREAM_LIMIT`; `--max-streams`, 256 unless set), which a stream
+         *     closed anywhere frees, and the connection is closed after the answer; or its store is unavailable
+         *     (`E_SERVICE_UNAVAILABLE`; `getHealth` says why).
+         */
+        StreamUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -3164,6 +3200,7 @@ export type ResponseJournalQueryBadRequest = components['responses']['JournalQue
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseRequestStream = components['responses']['RequestStream'];
 export type ResponseStreamLimit = components['responses']['StreamLimit'];
+export type ResponseStreamUnavailable = components['responses']['StreamUnavailable'];
 export type ResponseRequestJournalExchange = components['responses']['RequestJournalExchange'];
 export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
 export type ResponseJournalEntryNotFound = components['responses']['JournalEntryNotFound'];
@@ -3352,7 +3389,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["StreamLimit"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["StreamUnavailable"];
         };
     };
     getRequest: {

@@ -15,8 +15,8 @@ import { createAdminChannel, isAdminPath } from '../admin/admin-api.ts';
 import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
-import { endStreams, writeAnswer } from '../http/write-answer.ts';
-import type { Duplex } from 'node:stream';
+import { createEventStreams, type EventStreams } from '../http/event-streams.ts';
+import { writeAnswer } from '../http/write-answer.ts';
 import { errorAnswer } from '../http/answer.ts';
 import { serveRequest, type Channel } from '../pipeline/send-answer.ts';
 import { openStore } from '../store/open-store.ts';
@@ -91,13 +91,15 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
     return { services, channelOf, seed, open: new Set() };
   };
   let current = await assemble(first);
+  // Every stream this server writes, whatever its route and whichever contract, within the same bounds.
+  const streams = createEventStreams(config.streams, logger.child({ component: 'streams' }));
   const server = listenOn(config, logger, (request, response) => {
     // A request is answered whole by the channels it began on, even when a reload puts others in their place meanwhile.
     const served = current;
     served.open.add(response);
     response.once('close', () => served.open.delete(response));
     const url = parseRequestTarget(request.url);
-    return serveRequest(served.channelOf(url.pathname), request, response, url, logger);
+    return serveRequest(served.channelOf(url.pathname), request, response, url, logger, streams);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -120,7 +122,7 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
       });
       const previous = current;
       current = next;
-      return { operations: services.operations.length, retired: retire(previous, logger) };
+      return { operations: services.operations.length, retired: retire(previous, streams, logger) };
     });
     reloads = reloaded.then(({ retired }) => retired).catch(() => undefined);
     return reloaded.then(({ operations }) => ({ operations }));
@@ -134,7 +136,7 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
     webhookSecret: first.webhookSecret,
     adminToken: first.adminToken,
     reloadContract,
-    close: () => (closed ??= reloads.then(() => shutDown(server, logger, current.services))),
+    close: () => (closed ??= reloads.then(() => shutDown(server, streams, logger, current.services))),
   };
 }
 
@@ -144,8 +146,8 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
  * for as long as a shutdown would wait; then their work (formation steps, deliveries) stops and their journal is
  * written. Meanwhile both sets of services may run work on the store, which each takes under a claim, as replicas do.
  */
-async function retire(served: Served, logger: Logger): Promise<void> {
-  endStreams((socket) => [...served.open].some((response) => response.socket === socket));
+async function retire(served: Served, streams: EventStreams, logger: Logger): Promise<void> {
+  streams.endWhere((response) => served.open.has(response));
   const finished = await settledWithin(served.open, shutdownGraceMs);
   if (!finished) logger.warn({ graceMs: shutdownGraceMs, requests: served.open.size }, 'contract reloaded while requests were still running past the grace period: they finish on the services being stopped');
   await served.services.stopWork();
@@ -167,9 +169,6 @@ function settledWithin(open: Set<ServerResponse>, ms: number): Promise<boolean> 
   });
 }
 
-/** Each server's open connections. */
-const openSockets = new WeakMap<object, Set<Duplex>>();
-
 function listenOn(config: MockConfig, logger: Logger, handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {
   const protocol = createProtocolGuard(logger);
   const server = createServer(
@@ -190,21 +189,13 @@ function listenOn(config: MockConfig, logger: Logger, handle: (request: Incoming
       });
     }),
   );
-  const open = new Set<Duplex>();
-  openSockets.set(server, open);
-  server.on('connection', (socket: Duplex) => {
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
   // Refusals before routing (malformed framing, headers over 16 KiB, too slow, an unmet Expect) carry the envelope.
   server.on('clientError', protocol.clientError);
   server.on('checkExpectation', protocol.checkExpectation);
   return server;
 }
 
-async function shutDown(server: ReturnType<typeof createServer>, logger: Logger, services: Services): Promise<void> {
-  // This server's connections: only its own streams are ended (another mock may run in this process).
-  const sockets = openSockets.get(server) ?? new Set<Duplex>();
+async function shutDown(server: ReturnType<typeof createServer>, streams: EventStreams, logger: Logger, services: Services): Promise<void> {
   await new Promise<void>((resolve) => {
     // A client that keeps a request open must not hold the shutdown: requests in flight get a grace period.
     const deadline = setTimeout(() => {
@@ -212,7 +203,7 @@ async function shutDown(server: ReturnType<typeof createServer>, logger: Logger,
       server.closeAllConnections();
     }, shutdownGraceMs);
     // A stream never ends by itself: ended first, its connection is then closed like any other.
-    endStreams((socket) => sockets.has(socket));
+    streams.endAll();
     server.close(() => {
       clearTimeout(deadline);
       resolve();

@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util';
 import { defaultContractPath } from '../../contract-model/document.ts';
 import { contractFacts } from '../../generated/contract-facts.ts';
 import { wellFormedKey, type Environment } from '../auth/api-keys.ts';
+import type { StreamBounds } from '../http/event-streams.ts';
+import { maxStreamsPerScope } from '../journal/journal-handlers.ts';
 import { defaultStoreSpec, parseStoreSpec, type StoreSpec } from '../store/open-store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { allowedTargets } from '../webhooks/allowed-targets.ts';
@@ -81,6 +83,8 @@ export interface MockConfig {
   keepAliveTimeoutMs: number;
   /** How long a document download URL stays valid (by default what the contract publishes). */
   downloadUrlTtlMs: number;
+  /** The bounds of the server-sent event streams (`--max-streams`, `--stream-send-timeout`, `--stream-max-age`). */
+  streams: StreamBounds;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logFormat: 'pretty' | 'json';
   contractPath: string;
@@ -92,6 +96,13 @@ export interface MockConfig {
   /** Which pages may call the API routes from a browser: any (`*`), these origins, or none (an empty list). */
   cors: { origins: '*' | string[] };
 }
+
+/**
+ * The streams' bounds unless told otherwise: a few consoles and scripts per partner fit many times over (a stream
+ * holds about 45 KB while nothing waits for it); a client that reads nothing for half a minute is gone, or not
+ * reading; an hour is long enough that a console's reconnection (two seconds) is rare.
+ */
+const defaultStreams: StreamBounds = { maxStreams: 256, sendTimeoutMs: 30_000, maxAgeMs: 3_600_000 };
 
 /** What the contract publishes (its `x-service-limits`): the defaults of the settings that mirror it. */
 const published = contractFacts.limits;
@@ -162,6 +173,9 @@ const options: Option[] = [
   { flag: 'headers-timeout', env: 'HEADERS_TIMEOUT', type: 'string', placeholder: 'DURATION', help: "how long a client may take to send a request's line and headers before it is answered 408 and disconnected (default 10s)" },
   { flag: 'request-timeout', env: 'REQUEST_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long a client may take to send a whole request, body included, before it is answered 408 and disconnected (default 30s; at least --headers-timeout)' },
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long an idle connection is kept open for the next request (default 65s: longer than the 60s of most proxies in front)' },
+  { flag: 'max-streams', env: 'MAX_STREAMS', type: 'string', placeholder: 'N', help: `server-sent event streams (the request journal live) open at once, every partner's together, besides the ${maxStreamsPerScope} a partner may have; past them a stream is refused with 503 E_STREAM_LIMIT and Retry-After (default ${defaultStreams.maxStreams})` },
+  { flag: 'stream-send-timeout', env: 'STREAM_SEND_TIMEOUT', type: 'string', placeholder: 'DURATION', help: `how long a stream's client may take none of what waits for it before the stream is closed, as nginx's send_timeout (default ${asDuration(defaultStreams.sendTimeoutMs / 1000)}, at most 24h)` },
+  { flag: 'stream-max-age', env: 'STREAM_MAX_AGE', type: 'string', placeholder: 'DURATION', help: `how long a stream stays open before it is ended; its client reconnects with Last-Event-ID and misses nothing (default ${asDuration(defaultStreams.maxAgeMs / 1000)}, at most 24h)` },
   { flag: 'download-url-ttl', env: 'DOWNLOAD_URL_TTL', type: 'string', placeholder: 'DURATION', help: `how long document download URLs stay valid (default ${asDuration(published.downloadUrlValiditySeconds)}, as published)` },
   { flag: 'cors', env: 'CORS', type: 'string', placeholder: 'ORIGINS', help: "which web pages may call the API routes: * (default: any, for local prototyping), a comma-separated list of origins such as http://localhost:3000, or off. Admin routes never allow other sites" },
   { flag: 'log-level', env: 'LOG_LEVEL', type: 'string', placeholder: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent' },
@@ -290,6 +304,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       requestTimeoutMs,
       keepAliveTimeoutMs: positive(duration(value('keep-alive-timeout') ?? '65s', 'keep-alive-timeout'), 'keep-alive-timeout'),
       downloadUrlTtlMs: duration(value('download-url-ttl') ?? asDuration(published.downloadUrlValiditySeconds), 'download-url-ttl'),
+      streams: streamSettings(value),
       logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
       logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
       contractPath: value('contract') ?? defaultContractPath,
@@ -318,6 +333,14 @@ function docsMode(raw: string): MockConfig['docs'] {
   // Redoc's script comes with the kit's tools (a clone's node_modules), not with the mock's package.
   if (mode === 'live' && redocScriptPath() === undefined) throw new ConfigError(`--docs live renders the docs with the Redoc of @redocly/cli, which is not installed here: run it from a clone of the kit after npm ci, or use --docs built`);
   return mode;
+}
+
+function streamSettings(value: (flag: string) => string | undefined): StreamBounds {
+  return {
+    maxStreams: integer(value('max-streams') ?? String(defaultStreams.maxStreams), 'max-streams', 1, 100_000),
+    sendTimeoutMs: timerDuration(value('stream-send-timeout'), defaultStreams.sendTimeoutMs, 'stream-send-timeout'),
+    maxAgeMs: timerDuration(value('stream-max-age'), defaultStreams.maxAgeMs, 'stream-max-age'),
+  };
 }
 
 function retryDelays(raw: string): number[] {
@@ -385,6 +408,14 @@ export function duration(raw: string, name: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw);
   if (!match) throw new ConfigError(`--${name} must be a duration with its unit (ms, s, m or h), such as 500ms, 2s, 5m or 24h; got ${JSON.stringify(raw)}`);
   return Math.round(Number(match[1]) * (units[match[2] as string] as number));
+}
+
+/** A duration a timer waits, from a second to a day (Node's timers take at most about 24 days, and fire at once past it). */
+function timerDuration(raw: string | undefined, fallbackMs: number, name: string): number {
+  if (raw === undefined) return fallbackMs;
+  const milliseconds = duration(raw, name);
+  if (milliseconds < 1000 || milliseconds > 86_400_000) throw new ConfigError(`--${name} must be from 1s to 24h; got ${JSON.stringify(raw)}`);
+  return milliseconds;
 }
 
 /** `65536`, `512KiB`, `16MiB`, `1GiB`, between `min` and `max` bytes. */

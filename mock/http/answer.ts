@@ -20,14 +20,18 @@ export interface Answer {
   stream?: AnswerStream;
 }
 
-/** A body written after the head, piece by piece, for as long as the client stays (server-sent events). */
+/**
+ * A body written after the head, piece by piece, for as long as the client stays (server-sent events), within the
+ * bounds of the server's streams (event-streams.ts), which also send its heartbeat.
+ */
 export interface AnswerStream {
   /**
-   * Starts writing: `write` sends a piece, and resolves once the client has taken what was waiting (a client that
-   * reads slowly holds the writer back, rather than the mock buffering for it); `idle` says whether nothing is
-   * waiting. `closed` is aborted when the client leaves or the mock stops, after which `write` does nothing.
+   * Starts writing: `write` sends a piece, and resolves at once while little waits for the client, otherwise once
+   * the client has taken it (a client that reads slowly holds the writer back, rather than the mock buffering for
+   * it; a writer keeps its pieces small, as what waits is bounded only between them). `closed` is aborted when the
+   * client leaves, a bound ends the stream or the mock stops, after which `write` does nothing.
    */
-  start(write: (piece: string) => Promise<void>, closed: AbortSignal, idle: () => boolean): void;
+  start(write: (piece: string) => Promise<void>, closed: AbortSignal): void;
 }
 
 export interface ErrorBody {

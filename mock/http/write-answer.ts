@@ -12,6 +12,7 @@
 import { STATUS_CODES, validateHeaderName, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, type Answer, type AnswerStream } from './answer.ts';
+import type { EventStreams } from './event-streams.ts';
 import { headerValue } from './header-value.ts';
 import { validRequestId } from './request-id.ts';
 
@@ -76,50 +77,22 @@ function closeInStages(socket: Duplex): void {
   });
 }
 
-export type Destination = { response: ServerResponse } | { socket: Duplex };
-
-/** Streams being written, each with what stops it: ended when the mock stops, since a stream never ends by itself. */
-const streams = new Map<ServerResponse, AbortController>();
+/**
+ * Where an answer goes: Node's response (with the server's streams, which run and bound an answer written as it
+ * comes), or the socket itself, for a request Node refused before any route.
+ */
+export type Destination = { response: ServerResponse; streams?: EventStreams } | { socket: Duplex };
 
 /**
- * Ends the streams being written on the sockets `ours` says are a server's (at its shutdown: the server cannot close
- * while one holds its connection; another server in the same process keeps its own).
+ * Writes the head at once, then hands the response to the server's streams (event-streams.ts), which write whatever
+ * the stream writes until the client leaves or a bound ends it: no length, so Node frames it in chunks. A HEAD
+ * request gets the head alone.
  */
-export function endStreams(ours: (socket: Duplex) => boolean): void {
-  for (const [response, stop] of streams) {
-    if (!response.socket || !ours(response.socket)) continue;
-    stop.abort();
-    response.end();
-  }
-}
-
-/**
- * Writes the head at once, then whatever the stream writes, until the client leaves or `endStreams`: no length, so
- * Node frames it in chunks. A HEAD request gets the head alone.
- */
-function writeStream(response: ServerResponse, answer: Sendable & { stream: AnswerStream }, method: string): void {
+function writeStream(response: ServerResponse, streams: EventStreams, answer: Sendable & { stream: AnswerStream }, method: string): void {
   response.writeHead(answer.status, reasonOf(answer.status), { ...answer.finalHeaders, 'x-accel-buffering': 'no' });
   if (method === 'HEAD') return void response.end();
   response.flushHeaders();
-  const stop = new AbortController();
-  streams.set(response, stop);
-  response.once('close', () => {
-    streams.delete(response);
-    stop.abort();
-  });
-  const write = (piece: string): Promise<void> => {
-    if (stop.signal.aborted || response.write(piece)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        response.off('drain', done);
-        stop.signal.removeEventListener('abort', done);
-        resolve();
-      };
-      response.on('drain', done);
-      stop.signal.addEventListener('abort', done);
-    });
-  };
-  answer.stream.start(write, stop.signal, () => response.writableLength === 0);
+  streams.run(response, answer.stream, { requestId: answer.finalHeaders['x-request-id'] ?? 'unknown' });
 }
 
 /** An answer as it is sent: its header values escaped. */
@@ -134,14 +107,14 @@ export interface Sent {
 
 export function writeAnswer(destination: Destination, answer: Answer, method: string): Sent {
   const given = sendable(answer);
-  const unwritable = problemOf(given);
+  const unwritable = problemOf(given) ?? (given.stream && !('streams' in destination && destination.streams) ? 'it is a stream, and this connection has no server streams to run it' : undefined);
   const sent = unwritable === undefined ? given : sendable(unwritableAnswer(given, unwritable));
   write(destination, sent, method);
   return unwritable === undefined ? { answer: sent } : { answer: sent, unwritable };
 }
 
 function write(destination: Destination, answer: Sendable, method: string): void {
-  if (answer.stream && 'response' in destination) return writeStream(destination.response, answer as Sendable & { stream: AnswerStream }, method);
+  if (answer.stream && 'streams' in destination && destination.streams) return writeStream(destination.response, destination.streams, answer as Sendable & { stream: AnswerStream }, method);
   const headers: Record<string, string> = { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) };
   const body = method === 'HEAD' ? undefined : answer.body;
   if ('response' in destination) {

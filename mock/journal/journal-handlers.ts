@@ -10,9 +10,14 @@ import type { EntryIds } from './entry-ids.ts';
 import type { JournalFeed } from './journal-feed.ts';
 import type { FeedEntry, JournalEntry, JournalFilters, RequestJournal } from './request-journal.ts';
 
-const keepAliveMs = 15_000;
 /** Request streams open at once for one partner (or for every partner, without a key). */
 export const maxStreamsPerScope = 8;
+/**
+ * About the most one write of a stream holds, in characters: a batch of a thousand entries goes out in pieces of this
+ * size, each written when the stream takes it, so that a client that stops reading holds what a stream may hold
+ * unsent (http/event-streams.ts), not a batch.
+ */
+const pieceLength = 64 * 1024;
 
 export function journalHandlers(options: {
   journal: RequestJournal;
@@ -22,6 +27,11 @@ export function journalHandlers(options: {
   ids: EntryIds;
 }): Pick<AdminHandlers, 'listRequests' | 'getRequest' | 'streamRequests'> {
   const { journal, feed, cursors, ids } = options;
+  /**
+   * Streams open by scope, counted when a stream starts: a count the feed keeps would come a read of the journal
+   * later, and streams asked for at once would all find a place free.
+   */
+  const openIn = new Map<string, number>();
   const shown = ({ position, partnerId: _partnerId, ...entry }: JournalEntry & { partnerId?: string }, scope: string | undefined) => ({ id: ids.idOf(position, scope), ...entry });
   /**
    * Each entry the feed hands out as its event, by scope: streams of one scope (a partner's, or every partner's)
@@ -62,23 +72,37 @@ export function journalHandlers(options: {
 
     streamRequests({ partner, query, headers }) {
       const scope = partner?.id ?? '*';
-      if (feed.following(scope) >= maxStreamsPerScope) {
+      if ((openIn.get(scope) ?? 0) >= maxStreamsPerScope) {
         throw new ApiError(409, 'E_STREAM_LIMIT', `${partner ? 'This partner has' : 'Every-partner streams have'} ${maxStreamsPerScope} request streams open already: close one first.`);
       }
       const lastEventId = headers['Last-Event-ID'];
       const resumeAfter = lastEventId === undefined ? undefined : ids.positionOf(lastEventId, partner?.id);
       const filters = filtersOf(query, partner?.id);
       const stream: AnswerStream = {
-        start(write, closed, idle) {
+        start(write, closed) {
+          openIn.set(scope, (openIn.get(scope) ?? 0) + 1);
+          closed.addEventListener('abort', () => {
+            const left = (openIn.get(scope) ?? 1) - 1;
+            if (left > 0) openIn.set(scope, left);
+            else openIn.delete(scope);
+          });
           void write('retry: 2000\n\n');
-          const keepAlive = setInterval(() => idle() && void write(': keep-alive\n\n'), keepAliveMs);
-          closed.addEventListener('abort', () => clearInterval(keepAlive));
           feed.follow(
             {
               filters,
               signal: closed,
-              // One write per batch: the client's pace sets the stream's.
-              deliver: (entries) => write(entries.map((entry) => eventOf(entry, partner?.id)).join('')),
+              // A batch in pieces, each written when the stream takes it: the client's pace sets the stream's.
+              deliver: async (entries) => {
+                let piece = '';
+                for (const entry of entries) {
+                  piece += eventOf(entry, partner?.id);
+                  if (piece.length >= pieceLength) {
+                    await write(piece);
+                    piece = '';
+                  }
+                }
+                if (piece !== '') await write(piece);
+              },
             },
             resumeAfter,
           );

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../http/api-error.ts';
 import { noteExchange, refusalOf, RequestAborted } from '../http/client-error.ts';
 import type { RequestTarget } from '../http/request-target.ts';
+import type { EventStreams } from '../http/event-streams.ts';
 import { writeAnswer } from '../http/write-answer.ts';
 import { newExchange, type Exchange } from './exchange.ts';
 import { failureAnswer } from './failure.ts';
@@ -26,7 +27,7 @@ export interface Channel {
   record(exchange: Exchange, aborted?: RequestAborted): void;
 }
 
-export async function serveRequest(channel: Channel, request: IncomingMessage, response: ServerResponse, url: RequestTarget, logger: Pick<Logger, 'error' | 'warn' | 'debug'>): Promise<void> {
+export async function serveRequest(channel: Channel, request: IncomingMessage, response: ServerResponse, url: RequestTarget, logger: Pick<Logger, 'error' | 'warn' | 'debug'>, streams?: EventStreams): Promise<void> {
   const exchange = newExchange(request, url);
   noteExchange(exchange);
   try {
@@ -42,17 +43,21 @@ export async function serveRequest(channel: Channel, request: IncomingMessage, r
     respond(exchange, failureAnswer(error, logger, { requestId: exchange.requestId, internal: 'An unexpected error occurred.' }));
   }
   if (refusalOf(request)) return channel.record(exchange);
-  sendAnswer(channel, exchange, response, logger);
+  sendAnswer(channel, exchange, response, logger, streams);
 }
 
 /**
  * Finalises, writes and records the exchange's answer (a 500 when nothing decided one). Recorded once written, as
  * `writeAnswer` sent it (its header values escaped, or the 500 that replaced an answer it could not write): the
  * journal keeps what the client got. Finalising that fails (a bug of the check, not of the answer) is answered as
- * any failure is, under the request's own id, and journaled so.
+ * any failure is, under the request's own id, and journaled so. A stream past the server's bound on open streams
+ * (`streams`) is refused here, whatever route answered with it, before it is checked and written: from here to the
+ * write nothing waits, so no other stream can take the place meanwhile.
  */
-export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchange: Exchange, response: ServerResponse, logger: Pick<Logger, 'error' | 'warn'>): void {
+export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchange: Exchange, response: ServerResponse, logger: Pick<Logger, 'error' | 'warn'>, streams?: EventStreams): void {
   if (!exchange.response) respond(exchange, new ApiError(500, 'E_INTERNAL', 'No answer was produced.'));
+  const refusal = exchange.response?.stream ? streams?.refusal({ requestId: exchange.requestId, path: exchange.url.pathname }) : undefined;
+  if (refusal) respond(exchange, refusal);
   try {
     channel.finalise(exchange);
   } catch (error) {
@@ -64,7 +69,7 @@ export function sendAnswer(channel: Pick<Channel, 'finalise' | 'record'>, exchan
     }
   }
   try {
-    const sent = writeAnswer({ response }, exchange.response as NonNullable<Exchange['response']>, exchange.method);
+    const sent = writeAnswer({ response, ...(streams ? { streams } : {}) }, exchange.response as NonNullable<Exchange['response']>, exchange.method);
     if (sent.unwritable !== undefined) logger.error({ requestId: exchange.requestId, status: exchange.response?.status, problem: sent.unwritable }, 'the answer could not be written: answered 500 instead');
     exchange.response = sent.answer;
   } finally {

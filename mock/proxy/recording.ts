@@ -5,7 +5,8 @@
  * by the contract's own request schemas, and the formation status it had when last seen.
  *
  * No key is ever written. Each partner's data is a section labelled with its key masked (`dk_test_…wxyz`), and a
- * recording is loaded for the partner whose key loads it (seed/seed.ts). An upstream answer that broke the
+ * recording is loaded for the partner whose key loads it (seed/seed.ts); two keys that begin and end alike share a
+ * label, and loading either is then refused until the other's section is removed. An upstream answer that broke the
  * contract while recording is listed in its section's `violations`, and such a recording is refused at load until
  * someone has read them: it must not pass for real data silently.
  *
@@ -55,7 +56,7 @@ export class RecordingRefused extends Error {
  * Starts a recording at `path`, which must not exist: a recording replaces no file (a previous recording, a seed
  * someone wrote). Its first, empty version is written at once, so that a path that cannot be written fails the start.
  */
-export async function openRecording(options: { path: string; upstream: string; contract: ContractDocument; logger: Pick<Logger, 'info' | 'error'> }): Promise<Recording> {
+export async function openRecording(options: { path: string; upstream: string; contract: ContractDocument; logger: Pick<Logger, 'info' | 'warn' | 'error'> }): Promise<Recording> {
   const recording = createRecording(options);
   try {
     // Only its owner may read it: it holds the partner's customers.
@@ -69,7 +70,7 @@ export async function openRecording(options: { path: string; upstream: string; c
   return recording;
 }
 
-function createRecording(options: { path: string; upstream: string; contract: ContractDocument; logger: Pick<Logger, 'info' | 'error'> }): Recording {
+function createRecording(options: { path: string; upstream: string; contract: ContractDocument; logger: Pick<Logger, 'info' | 'warn' | 'error'> }): Recording {
   const fields = requestFields(options.contract);
   const sections = new Map<string, Section>();
   const startedAt = new Date().toISOString();
@@ -78,7 +79,12 @@ function createRecording(options: { path: string; upstream: string; contract: Co
 
   const sectionOf = (partner: { id: string; maskedKey: string }): Section => {
     let section = sections.get(partner.id);
-    if (!section) sections.set(partner.id, (section = { label: partner.maskedKey, customers: new Map(), violations: [] }));
+    if (section) return section;
+    // Loaded, such a section is refused for either key (seed/seed.ts): said now, while the keys are still at hand.
+    if ([...sections.values()].some((other) => other.label === partner.maskedKey)) {
+      options.logger.warn({ record: options.path, partner: partner.maskedKey }, 'two partners whose keys begin and end alike are recorded: their sections have the same label, and loading either is refused until the other is removed from the file');
+    }
+    sections.set(partner.id, (section = { label: partner.maskedKey, customers: new Map(), violations: [] }));
     return section;
   };
   const customer = (section: Section, view: Record<string, unknown>) => {

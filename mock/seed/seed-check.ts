@@ -5,7 +5,7 @@
  * seed then goes through the API as before; what can still refuse it there is not in the seed (a store that cannot
  * write, a forced answer armed for the partner, a crash), and seed.ts says what was applied by then.
  */
-import type { FieldError } from '../../generated/openapi.js';
+import type { FieldError, FormationStatus } from '../../generated/openapi.js';
 import { checkFormationRules, type FormationRequest } from '../companies/formation-rules.ts';
 import { customerRuleProblems } from '../customers/customer-handlers.ts';
 import { newId } from '../ids.ts';
@@ -14,10 +14,16 @@ import type { SeedCompany, SeedCustomer } from './seed-document.ts';
 
 export type RequestValidatorOf = (operationId: string) => RequestValidator | undefined;
 
-/** The simulation a company's target status takes (none for PENDING). */
-export function simulationFor(seed: SeedCompany): { target: 'NEXT' | 'COMPLETED' | 'FAILED'; failureReason?: SeedCompany['failureReason'] } | undefined {
+/** How far along a formation is: a status is reached from those before it, never from one as far or further. */
+const progress: Record<FormationStatus, number> = { PENDING: 0, SUBMITTED: 1, COMPLETED: 2, FAILED: 2 };
+
+/**
+ * The simulation that takes a company at `from` (a new one: PENDING) to the seed's status; none when it is there
+ * already, or past it (a formation never moves back, nor from one final status to the other).
+ */
+export function simulationFor(seed: SeedCompany, from: FormationStatus = 'PENDING'): { target: 'NEXT' | 'COMPLETED' | 'FAILED'; failureReason?: SeedCompany['failureReason'] } | undefined {
   const status = seed.status ?? 'PENDING';
-  if (status === 'PENDING') return undefined;
+  if (progress[from] >= progress[status]) return undefined;
   if (status === 'SUBMITTED') return { target: 'NEXT' };
   return status === 'FAILED' ? { target: 'FAILED', failureReason: seed.failureReason ?? 'STATE_REJECTED' } : { target: 'COMPLETED' };
 }

@@ -2,14 +2,16 @@
  * Seeds the mock with customers and companies (`--seed FILE`, `POST /_mock/seed`), each company taken to the
  * formation status it should reach. Everything goes through the API itself, with the typed client, so a seed obeys
  * the same rules as a partner's requests and a bad entry gets the same field-level errors, with pointers into the
- * seed document. Seeding again is harmless: customers are unique per email, and a company is skipped when its
- * customer already has one of that name.
+ * seed document. Seeding again is harmless, and finishes what a seed left half-done: customers are unique per email,
+ * and a company its customer already has (by name) is not made again, only taken on to the seed's status when it is
+ * short of it.
  *
  * All or nothing: every entry is checked as the API would check it, and every partner's key by the API itself,
  * before anything is written (seed-check.ts), so a seed with an entry the API refuses applies none. The entries
  * are then applied in order, each a request of its own: what can still stop them is not in the seed (the store
  * failing, a forced answer armed for the partner, the process killed), and the refusal then says what was
- * created before it; seeding again adds the rest.
+ * created before it; seeding again adds the rest, and takes a company created but not simulated yet to its status.
+ * (A seed written in one transaction per partner would not go through the API, whose rules a seed obeys.)
  */
 import type { FieldError, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
@@ -24,7 +26,7 @@ export type { RecordedPartner, RecordingDocument, SeedCompany, SeedCustomer, See
 export interface SeedReport {
   partners: number;
   customers: { created: number; existing: number };
-  companies: { created: number; skipped: number };
+  companies: { created: number; advanced: number; skipped: number };
 }
 
 /** A seed refused: its problems, as the API words field errors, with pointers into the seed document. */
@@ -70,20 +72,30 @@ export function readSeed(document: unknown, defaultApiKey?: string): { partners:
 }
 
 /**
- * The section of a recording for the partner of `apiKey`: the one labelled with that key masked, or the only one. A
- * recording is data from a real sandbox: one whose answers broke the contract is refused, with what broke, until the
+ * The section of a recording for the partner of `apiKey`: the one labelled with that key masked, or the only one. Two
+ * keys that begin and end alike have the same label, and the file cannot tell which section is whose: a key whose
+ * label several sections share is refused, naming them, rather than loaded with another partner's data. A recording
+ * is data from a real sandbox: one whose answers broke the contract is refused, with what broke, until the
  * violations are read and removed from the file.
  */
 function recordedPartner(document: Record<string, unknown>, apiKey: string | undefined): { partner: SeedPartner; at: string } {
   if (apiKey === undefined) throw new SeedError('A recording holds no key: load it with the key of the partner it is for.', [{ in: 'body', field: '/apiKey', code: 'E_REQUIRED', message: 'Send the partner\'s key in Authorization (POST /_mock/seed), or give --seed-key with --seed.' }]);
-  const sections = Array.isArray(document.recorded) ? (document.recorded as unknown[]).filter(isObject) : [];
+  // Filtered, the indexes stay the document's: a pointer names the section in the file.
+  const sections = (Array.isArray(document.recorded) ? (document.recorded as unknown[]) : []).map((section, index) => ({ section, index })).filter((entry): entry is { section: Record<string, unknown>; index: number } => isObject(entry.section));
   const masked = maskKey(apiKey);
-  const index = sections.length === 1 ? 0 : sections.findIndex((section) => section.partner === masked);
-  const section = sections[index];
-  if (!section) {
-    const labels = cut(sections.map((candidate) => String(candidate.partner)).join(', ') || 'none', 800);
+  const labelled = sections.length === 1 ? sections : sections.filter(({ section }) => section.partner === masked);
+  if (labelled.length > 1) {
+    throw new SeedError(
+      `The recording has ${labelled.length} sections for ${masked}: keys that begin and end alike, which the file cannot tell apart. Remove the sections that are not this partner's, then load it again.`,
+      labelled.slice(0, 100).map(({ section, index }) => ({ in: 'body', field: `/recorded/${index}/partner`, code: 'E_NOT_ALLOWED_VALUE', message: `One of ${labelled.length} sections labelled ${masked}, with ${Array.isArray(section.customers) ? section.customers.length : 0} customers: keep only the one recorded for this key.` })),
+    );
+  }
+  const [found] = labelled;
+  if (!found) {
+    const labels = cut(sections.map(({ section }) => String(section.partner)).join(', ') || 'none', 800);
     throw new SeedError(`The recording has no section for ${masked}.`, [{ in: 'body', field: '/recorded', code: 'E_NOT_ALLOWED_VALUE', message: `Its sections are for ${labels}: load it with one of those keys.` }]);
   }
+  const { section, index } = found;
   const violations = Array.isArray(section.violations) ? section.violations.map(String) : [];
   if (violations.length > 0) {
     throw new SeedError(
@@ -130,7 +142,7 @@ export async function applySeed(document: unknown, options: SeedOptions): Promis
   const clients = partners.map((partner) => createPartnerClient({ baseUrl: options.baseUrl, apiKey: partner.apiKey }));
   // The API's own verdict on each key (the environment, --api-keys), by a read that changes nothing.
   for (const [index, api] of clients.entries()) await refusedAt({ at: `${pointer(index)}/apiKey`, keyAt: `${pointer(index)}/apiKey` }, () => api.listCustomers({ limit: 1 }));
-  const report: SeedReport = { partners: partners.length, customers: { created: 0, existing: 0 }, companies: { created: 0, skipped: 0 } };
+  const report: SeedReport = { partners: partners.length, customers: { created: 0, existing: 0 }, companies: { created: 0, advanced: 0, skipped: 0 } };
   try {
     for (const [index, partner] of partners.entries()) {
       for (const [n, entry] of partner.customers.entries()) {
@@ -153,19 +165,35 @@ function entryOf(field: string): string {
 
 type Where = { at: string; keyAt: string };
 
+/**
+ * A customer and its companies. A company its customer already has (by name) is not made again, but taken on to the
+ * seed's status when it is short of it: a seed stopped between creating a company and simulating it (the process
+ * killed) is finished by seeding again. One past the seed's status (the automatic timeline moved it on) stays.
+ */
 async function seedCustomer(api: PartnerClient, entry: SeedCustomer, where: Where, report: SeedReport): Promise<void> {
   const { payload: customer } = await refusedAt({ ...where, at: `${where.at}/customer` }, () => api.createCustomer(entry.customer));
   report.customers[customer.created ? 'created' : 'existing'] += 1;
-  const names = new Set<string>();
-  if (!customer.created) for await (const company of paginate(api.listCompanies, { serviceCustomerId: customer.serviceCustomerId, limit: 100 })) names.add(company.name);
+  const existing = new Map<string, { serviceCompanyId: string; status: FormationStatus }>();
+  if (!customer.created) for await (const company of paginate(api.listCompanies, { serviceCustomerId: customer.serviceCustomerId, limit: 100 })) if (!existing.has(company.name)) existing.set(company.name, company);
+  // The names this seed has seen for the customer: a second entry of one names the first's company, and is skipped.
+  const seen = new Set<string>();
   for (const [n, seed] of (entry.companies ?? []).entries()) {
     const at = `${where.at}/companies/${n}`;
-    if (names.has(seed.formation.nameOptions[0] as string)) {
+    // A company is named by its first name option (company-handlers.ts).
+    const name = seed.formation.nameOptions[0] as string;
+    const found = existing.get(name);
+    if (seen.has(name)) {
       report.companies.skipped += 1;
       continue;
     }
+    seen.add(name);
+    if (found) {
+      const simulation = simulationFor(seed, found.status);
+      if (simulation) await refusedAt({ ...where, at }, () => api.simulateCompanyFormation({ companyId: found.serviceCompanyId }, simulation));
+      report.companies[simulation ? 'advanced' : 'skipped'] += 1;
+      continue;
+    }
     const { payload: company } = await refusedAt({ ...where, at: `${at}/formation` }, () => api.createCompany({ ...seed.formation, serviceCustomerId: customer.serviceCustomerId } as LlcFormationRequest));
-    names.add(company.name);
     report.companies.created += 1;
     const simulation = simulationFor(seed);
     if (simulation) await refusedAt({ ...where, at }, () => api.simulateCompanyFormation({ companyId: company.serviceCompanyId }, simulation));

@@ -114,8 +114,6 @@ events.addEventListener('error', update);
 
 /** How soon the page connects again when a reload of the contract ended its stream. */
 const reconnectMs = 250;
-/** A comment now and then, so that no proxy between takes the stream for dead. */
-const keepAliveMs = 30_000;
 
 export interface LiveDocsOptions {
   /** The document as this mock serves it: its samples calling the mock (served-documents.ts). */
@@ -132,10 +130,9 @@ export function liveDocs(contract: ContractDocument, options: LiveDocsOptions): 
   const events = async (): Promise<AnswerStream> => {
     const version = etagOf((await definition()) as Buffer);
     return {
-      start(write, closed, idle) {
+      // The server's streams send the heartbeat that keeps it open (http/event-streams.ts).
+      start(write) {
         void write(`retry: ${reconnectMs}\n\nevent: contract\ndata: ${version}\n\n`);
-        const keepAlive = setInterval(() => idle() && void write(': keep-alive\n\n'), keepAliveMs);
-        closed.addEventListener('abort', () => clearInterval(keepAlive));
       },
     };
   };

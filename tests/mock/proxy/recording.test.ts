@@ -32,6 +32,7 @@ describe('a recording of a sandbox that keeps the contract (another mock)', () =
   let upstream: TestMock;
   let path: string;
   let recorded: { customers: string[]; completed: string; failed: string };
+  let proxyLogs: Record<string, unknown>[];
   beforeAll(async () => {
     upstream = await startTestMock();
     path = join(folder, 'sandbox.json');
@@ -49,6 +50,7 @@ describe('a recording of a sandbox that keeps the contract (another mock)', () =
       recorded = { customers: [ada.email, grace.email], completed: completed.name, failed: failed.name };
     } finally {
       await proxy.close();
+      proxyLogs = proxy.logs;
     }
   });
   afterAll(async () => {
@@ -64,14 +66,19 @@ describe('a recording of a sandbox that keeps the contract (another mock)', () =
     expect(document.recorded.map((section: { partner: string }) => section.partner)).toEqual(['dk_test_…aaaa', 'dk_test_…bbbb', 'dk_test_…aaaa']);
     expect(document.recorded.map((section: { customers: unknown[] }) => section.customers.length)).toEqual([2, 1, 1]);
     expect(document.recorded[0].violations).toEqual([]);
+    // The proxy said so as it recorded the second: loading either is refused (below).
+    expect(proxyLogs.filter((line) => String(line.msg).includes('begin and end alike'))).toEqual([expect.objectContaining({ partner: 'dk_test_…aaaa' })]);
   });
 
   it('seeds a fresh mock for the partner whose key loads it: its customers, companies and statuses', async () => {
     const fresh = await startTestMock();
     try {
-      const seeded = await fresh.call('/_mock/seed', { body: JSON.parse(await readFile(path, 'utf8')) });
+      // The look-alike's section removed, as the refusal of an ambiguous recording asks (below).
+      const document = JSON.parse(await readFile(path, 'utf8'));
+      document.recorded.splice(2, 1);
+      const seeded = await fresh.call('/_mock/seed', { body: document });
       expect(seeded.status, JSON.stringify(seeded.json)).toBe(200);
-      expect(seeded.json.payload).toEqual({ partners: 1, customers: { created: 2, existing: 0 }, companies: { created: 2, skipped: 0 } });
+      expect(seeded.json.payload).toEqual({ partners: 1, customers: { created: 2, existing: 0 }, companies: { created: 2, advanced: 0, skipped: 0 } });
       const customers = (await fresh.call('/v1/partner/customers?limit=100')).json.payload.data as { email: string }[];
       expect(customers.map((customer) => customer.email).sort()).toEqual([...recorded.customers].sort());
       const companies = (await fresh.call('/v1/partner/companies?limit=100')).json.payload.data as { name: string; status: string; failure: { reason: string } | null }[];
@@ -80,6 +87,26 @@ describe('a recording of a sandbox that keeps the contract (another mock)', () =
       // The other partner's key loads its own section only.
       const other = await fresh.call('/_mock/seed', { body: JSON.parse(await readFile(path, 'utf8')), key: otherSandboxKey });
       expect(other.json.payload.customers.created).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('refuses a key whose masked label two sections share, naming both, and loads nothing', async () => {
+    const fresh = await startTestMock();
+    try {
+      const document = JSON.parse(await readFile(path, 'utf8'));
+      for (const key of [sandboxKey, lookalikeKey]) {
+        const refused = await fresh.call('/_mock/seed', { body: document, key });
+        expect(refused.status, JSON.stringify(refused.json)).toBe(400);
+        expect(refused.json.error.message).toMatch(/2 sections for dk_test_…aaaa/);
+        expect(refused.json.error.details).toEqual([
+          expect.objectContaining({ field: '/recorded/0/partner', code: 'E_NOT_ALLOWED_VALUE' }),
+          expect.objectContaining({ field: '/recorded/2/partner', code: 'E_NOT_ALLOWED_VALUE' }),
+        ]);
+      }
+      expect((await fresh.call('/v1/partner/customers?limit=100', { key: sandboxKey })).json.payload.data).toEqual([]);
+      expect((await fresh.call('/v1/partner/customers?limit=100', { key: lookalikeKey })).json.payload.data).toEqual([]);
     } finally {
       await fresh.close();
     }

@@ -30,13 +30,13 @@ const post = async (path: string, body: unknown, key?: string) => {
   });
   return { status: response.status, json: (await response.json()) as any };
 };
-const companiesOf = async (key: string) => (await mock.call('/v1/partner/companies?limit=100', { key })).json.payload.data as { name: string; status: string; ein: string | null }[];
+const companiesOf = async (key: string) => (await mock.call('/v1/partner/companies?limit=100', { key })).json.payload.data as { serviceCompanyId: string; name: string; status: string; ein: string | null }[];
 
 describe('POST /_mock/seed', () => {
   it('loads the example seed through the API, each company at the status it names, and is harmless to repeat', async () => {
     const first = await post('/_mock/seed', seed);
     expect(first.status, JSON.stringify(first.json)).toBe(200);
-    expect(first.json.payload).toEqual({ partners: 1, customers: { created: 2, existing: 0 }, companies: { created: 4, skipped: 0 } });
+    expect(first.json.payload).toEqual({ partners: 1, customers: { created: 2, existing: 0 }, companies: { created: 4, advanced: 0, skipped: 0 } });
     const companies = await companiesOf(seedKey);
     const statusOf = (name: string) => companies.find((company) => company.name === name)?.status;
     expect(statusOf('Analytical Engines LLC')).toBe('COMPLETED');
@@ -46,8 +46,24 @@ describe('POST /_mock/seed', () => {
     expect(companies.find((company) => company.status === 'COMPLETED')?.ein).toMatch(/^\d{2}-\d{7}$/);
 
     const again = await post('/_mock/seed', seed);
-    expect(again.json.payload).toEqual({ partners: 1, customers: { created: 0, existing: 2 }, companies: { created: 0, skipped: 4 } });
+    expect(again.json.payload).toEqual({ partners: 1, customers: { created: 0, existing: 2 }, companies: { created: 0, advanced: 0, skipped: 4 } });
     expect(await companiesOf(seedKey)).toHaveLength(4);
+  });
+
+  it('takes a company the customer already has on to the seed\'s status when it is short of it, and leaves one past it', async () => {
+    const key = `dk_test_${'Converging00'.repeat(2)}`;
+    const entry = structuredClone(seed.customers[0]);
+    const pending = structuredClone(entry);
+    for (const company of pending.companies) company.status = 'PENDING';
+    expect((await post('/_mock/seed', { apiKey: key, customers: [pending] })).status).toBe(200);
+    // Moved past the seed's SUBMITTED by the partner itself.
+    const movedOn = (await companiesOf(key)).find((company) => company.name === 'Difference Engines Inc.');
+    expect((await mock.call(`/v1/partner/sandbox/companies/${movedOn?.serviceCompanyId}/simulate-formation`, { key, body: { target: 'COMPLETED' } })).status).toBe(200);
+
+    const again = await post('/_mock/seed', { apiKey: key, customers: [entry] });
+    expect(again.json.payload).toEqual({ partners: 1, customers: { created: 0, existing: 1 }, companies: { created: 0, advanced: 1, skipped: 1 } });
+    const statuses = Object.fromEntries((await companiesOf(key)).map((company) => [company.name, company.status]));
+    expect(statuses).toEqual({ 'Analytical Engines LLC': 'COMPLETED', 'Difference Engines Inc.': 'COMPLETED' });
   });
 
   it('seeds the partner of the Authorization key when the document names none', async () => {
