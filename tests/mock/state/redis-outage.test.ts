@@ -66,7 +66,8 @@ describe.skipIf(!enabled)('a mock on Redis when Redis goes down and comes back',
     const health = await timed(mock, '/_mock/health', { key: null });
     expect(health.status).toBe(503);
     expect(health.json.payload).toMatchObject({ status: 'unavailable', checks: { store: { kind: 'redis', status: 'unavailable' } } });
-    expect(health.json.payload.checks.store.error).toMatch(/ECONNREFUSED|closed/);
+    // On a loaded machine the connection's close can come after a call's deadline: either names the outage.
+    expect(health.json.payload.checks.store.error).toMatch(/ECONNREFUSED|closed|no answer within/);
 
     const calls = {
       listCustomers: await timed(mock, '/v1/partner/customers'),
