@@ -14,8 +14,9 @@ export interface paths {
         /**
          * Check the mock's health
          * @description Answers `ok` when the mock can serve, and `503` with `unavailable` when its store cannot be reached (Redis
-         *     down), `checks.store` saying why; with its environment, its store, its default webhook endpoint and whether that
-         *     endpoint is disabled, and where its NAICS codes come from (`referenceData.naics`). The same for every partner.
+         *     down) or is damaged (a SQLite file damaged under the running mock), `checks.store` saying why and, when damaged,
+         *     what to do; with its environment, its store, its default webhook endpoint and whether that endpoint is
+         *     disabled, and where its NAICS codes come from (`referenceData.naics`). The same for every partner.
          */
         get: operations["getHealth"];
         put?: never;
@@ -553,7 +554,10 @@ export interface components {
          * StoreCheck
          * @description Whether the mock's store answers: a read of it, made for this request. While Redis is down (or being reconnected
          *     to), it does not, and every API request that needs the store is answered `503 E_SERVICE_UNAVAILABLE`; service
-         *     resumes by itself once it answers again.
+         *     resumes by itself once it answers again. Once a request meets a damaged page of the SQLite file, the store is
+         *     `damaged`, and every request that needs it is answered `503` saying so, until a full reset (`resetStore` without
+         *     a partner's key) moves the file aside (`PATH.damaged`) and starts a new one, keeping the mock's secrets; a restart
+         *     refuses a damaged file, saying to move it aside. Waiting does not help, nor does a partner's reset.
          */
         StoreCheck: {
             /**
@@ -563,13 +567,14 @@ export interface components {
              */
             kind: "memory" | "sqlite" | "redis";
             /**
-             * @description `ok` when the store answered; `unavailable` when it could not be used.
+             * @description `ok` when the store answered; `unavailable` when it could not be used, and service resumes by itself once it
+             *     can; `damaged` when its data cannot be trusted, and service resumes only once it is made again.
              * @example ok
              * @enum {string}
              */
-            status: "ok" | "unavailable";
+            status: "ok" | "unavailable" | "damaged";
             /**
-             * @description When `unavailable`, why, as the store said it (its address, never a password).
+             * @description When `unavailable` or `damaged`, why, as the store said it (its address, never a password), and when `damaged`, what makes it serve again.
              * @example the Redis store redis://127.0.0.1:6379/0 is unavailable: connect ECONNREFUSED 127.0.0.1:6379
              */
             error?: string;
@@ -577,7 +582,8 @@ export interface components {
         /**
          * Health
          * @description Whether the mock can serve, and how it is configured. `ok` (answered `200`) when it can; `unavailable` (answered
-         *     `503`) when its store cannot be reached, `checks.store` saying why. A mock that cannot answer at all does not.
+         *     `503`) when its store cannot be reached or is damaged, `checks.store` saying why. A mock that cannot answer at all
+         *     does not.
          */
         Health: {
             /**
@@ -713,7 +719,7 @@ export interface components {
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
-         *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. |
+         *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. Or its SQLite file is damaged: retrying does not help until a full reset (`resetStore` without a partner's key) makes it again, as the message says. |
          *
          *     Refusals before routing (see the API's description) reach admin paths too, with the same codes: `400
          *     E_MALFORMED_REQUEST`, `408 E_REQUEST_TIMEOUT`, `417 E_EXPECTATION_FAILED`, `431 E_HEADERS_TOO_LARGE`. The
@@ -2343,13 +2349,13 @@ export interface components {
             };
         };
         /**
-         * @description The mock is up, but cannot serve: its store is unavailable (`checks.store` says why). The body is the health
-         *     itself, as with `200`, so that a monitor reads the cause where it reads the rest.
+         * @description The mock is up, but cannot serve: its store is unavailable or damaged (`checks.store` says why, and what to do).
+         *     The body is the health itself, as with `200`, so that a monitor reads the cause where it reads the rest.
          */
         HealthUnavailable: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["HealthRetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2385,7 +2391,8 @@ export interface components {
         /**
          * @description The mock's store is unavailable (Redis down, or being reconnected to), or the mock holds as many request bodies
          *     as `--body-memory` allows (this body was not read): nothing was read or changed. Retry after `Retry-After`
-         *     seconds; `getHealth` says why when it is the store.
+         *     seconds; `getHealth` says why when it is the store. A damaged store (a SQLite file damaged under the running
+         *     mock) is answered so too, but retrying does not help until a full reset makes it again, as the message says.
          */
         ServiceUnavailable: {
             headers: {
@@ -3054,6 +3061,11 @@ export interface components {
     headers: {
         /** @description The request's correlation id (the one sent, or a generated one); equal to an error's `requestId`. */
         RequestId: components["schemas"]["RequestId"];
+        /**
+         * @description Seconds to wait before asking again, when the outage passes by itself (Redis down, or being reconnected to).
+         *     Absent when waiting does not help (`checks.store.status` is `damaged`): `checks.store.error` says what does.
+         */
+        HealthRetryAfter: components["schemas"]["RetryAfterSeconds"];
         /** @description Seconds to wait before retrying. */
         RetryAfter: components["schemas"]["RetryAfterSeconds"];
         /** @description Requests allowed per window (one second) for this key (for the caller's address when no valid key was sent). */
@@ -3226,6 +3238,7 @@ export type ParameterEventTypeQuery = components['parameters']['EventTypeQuery']
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterEventIdPath = components['parameters']['EventIdPath'];
 export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderHealthRetryAfter = components['headers']['HealthRetryAfter'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
 export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining'];
