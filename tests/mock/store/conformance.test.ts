@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../../../generated/openapi.js';
 import { never } from '../../../mock/formation/timeline-records.ts';
-import { forgetRequests, type RequestRecord } from '../../../mock/journal/journal-records.ts';
+import { forgetRequests, partnerShare } from '../../../mock/journal/journal-budget.ts';
+import type { RequestRecord } from '../../../mock/journal/journal-records.ts';
 import type { AttemptRecord, LaneClaim, OutboxEvent } from '../../../mock/webhooks/outbox/outbox-types.ts';
 import { newId } from '../../../mock/ids.ts';
 import type { WebhookEventOf } from '../../../mock/webhooks/event-payloads.ts';
@@ -957,6 +958,57 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(mine[0]).toBe(`req_${110 - mine.length}`);
       // Within budget, the whole journal: the noisy partner's share went, not the budget's bound.
       expect((await all()).length).toBe(mine.length + 3);
+    });
+
+    it("keeps an active partner's newest requests up to its share of the budget, however many keys another sends from", async () => {
+      const maxBytes = 256 * 1024;
+      const store = await fresh({ journalMaxBytes: maxBytes });
+      let n = 0;
+      const rounds = 300;
+      for (let round = 0; round < rounds; round += 1) {
+        // A batch as the journal writes one: B's request among a flood from keys never seen before, a request each.
+        const flood = Array.from({ length: 8 }, () => request((n += 1), { partnerId: `p${String(n).padStart(6, '0')}` }));
+        await store.journal.append([request((n += 1), { partnerId: partnerB, requestId: `b_${String(round).padStart(3, '0')}` }), ...flood]);
+      }
+      const kept: string[] = [];
+      for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+        const page = await store.journal.page({ limit: 100, before: cursor, partnerId: partnerB });
+        kept.unshift(...page.entries.map((e) => e.requestId));
+        cursor = page.next;
+      }
+      const bytesEach = Buffer.byteLength(JSON.stringify(request(n, { partnerId: partnerB, requestId: 'b_000' }))) + 1;
+      const guaranteed = Math.floor((maxBytes * partnerShare) / bytesEach);
+      expect(guaranteed).toBeGreaterThan(5);
+      // Its newest, as many as its share holds at least.
+      expect(kept.length).toBeGreaterThanOrEqual(guaranteed);
+      expect(kept.slice(-guaranteed)).toEqual(Array.from({ length: guaranteed }, (_, i) => `b_${String(rounds - guaranteed + i).padStart(3, '0')}`));
+    });
+
+    it('indexes the partners of a journal kept from before its indexes at its next append: one over its share gives first', async () => {
+      const maxBytes = 64 * 1024;
+      const store = await fresh({ journalMaxBytes: maxBytes });
+      const long = (n: number) => request(n, { path: `/v1/partner/customers/${'x'.repeat(200)}${n}`, partnerId: partnerB, requestId: `b_${n}` });
+      await store.journal.append(Array.from({ length: 100 }, (_, n) => long(n)));
+      // As an older version kept it: counts and chunks, and no index of who is over its share or active when.
+      const over = table<number>('journal_scopes_over', { ordered: true });
+      const recency = table<number>('journal_scope_recency', { ordered: true });
+      await store.store.write((tx) => {
+        for (const entry of tx.scan(over, within([], { limit: 1000 }))) tx.delete(over, entry.key);
+        for (const entry of tx.scan(recency, within([], { limit: 1000 }))) tx.delete(recency, entry.key);
+        tx.delete(table<number>('journal_scope_newest'), partnerB);
+        tx.delete(table<number>('journal_totals'), 'scopes_indexed');
+      });
+      for (let n = 0; n < 200; n += 1) await store.journal.append([request(1000 + n, { partnerId: `p${String(n).padStart(4, '0')}` })]);
+      const held = new Map<string, number>();
+      for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+        const page = await store.journal.page({ limit: 100, before: cursor });
+        for (const entry of page.entries) held.set(entry.partnerId ?? '', (held.get(entry.partnerId ?? '') ?? 0) + 1);
+        cursor = page.next;
+      }
+      // B, far over its share, gave the room: every fresh key kept its request (unindexed, B kept all its requests and
+      // the fresh keys pushed each other out).
+      expect(held.size - (held.has(partnerB) ? 1 : 0)).toBe(200);
+      expect(held.get(partnerB)).toBeLessThan(100);
     });
 
     it('counts only the partners whose requests it holds: a key whose requests all went is read no more while making room', async () => {
