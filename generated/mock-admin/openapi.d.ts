@@ -483,7 +483,8 @@ export interface paths {
          *     body under the same `webhook-id`, as Standard Webhooks wants for a retry of the same message, so a receiver
          *     that deduplicates on it sees a duplicate. It is queued after whatever already waits in that endpoint's lane for
          *     the event's company, on a fresh retry schedule; follow it in `listEvents`. An event or endpoint that is not
-         *     the partner's is `404 E_NOT_FOUND`.
+         *     the partner's is `404 E_NOT_FOUND`. On `--store memory`, a partner may have `--webhook-history` deliveries
+         *     waiting: past that, a redelivery is `503` with `Retry-After`, and nothing is queued.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -719,7 +720,7 @@ export interface components {
          *     | 413 | `E_PAYLOAD_TOO_LARGE` | The body is over 64 KiB (16 MiB for a seed). |
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
-         *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. Or its SQLite file is damaged: retrying does not help until a full reset (`resetStore` without a partner's key) makes it again, as the message says. |
+         *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. Or its SQLite file is damaged: retrying does not help until a full reset (`resetStore` without a partner's key) makes it again, as the message says. Or, on `--store memory`, the partner's deliveries waiting fill its queue: a relayed event or a redelivery is not queued; ask again after `Retry-After`. |
          *
          *     Refusals before routing (see the API's description) reach admin paths too, with the same codes: `400
          *     E_MALFORMED_REQUEST`, `408 E_REQUEST_TIMEOUT`, `417 E_EXPECTATION_FAILED`, `431 E_HEADERS_TOO_LARGE`. The
@@ -1200,12 +1201,14 @@ export interface components {
         /**
          * DeliveryState
          * @description Where an event's delivery to one endpoint stands: `pending` (waiting its turn in its lane, or its next retry),
-         *     `in-flight` (an attempt is under way), `delivered` (accepted with a `2xx`) or `held` (the endpoint is disabled;
-         *     it goes on once the endpoint is enabled again).
+         *     `in-flight` (an attempt is under way), `delivered` (accepted with a `2xx`), `held` (the endpoint is disabled;
+         *     it goes on once the endpoint is enabled again) or, in an event's deliveries only, `dropped` (never queued: on
+         *     the memory store, the partner's deliveries waiting filled its queue, `--webhook-history`; nothing is sent unless
+         *     it is redelivered).
          * @example pending
          * @enum {string}
          */
-        DeliveryState: "pending" | "in-flight" | "delivered" | "held";
+        DeliveryState: "pending" | "in-flight" | "delivered" | "held" | "dropped";
         /**
          * Delivery
          * @description An event's delivery to one endpoint, and how far it got.
@@ -1266,12 +1269,14 @@ export interface components {
             durationMs: number;
             /**
              * @description `delivered` (a `2xx`), `failed` (anything else; a retry follows), `disabled` (the last attempt failed and
-             *     the endpoint was disabled), or `no-endpoint` (the partner has no endpoint and no default is set: nothing was
-             *     sent, `attempt` is `0`).
+             *     the endpoint was disabled), `no-endpoint` (the partner has no endpoint and no default is set: nothing was
+             *     sent, `attempt` is `0`), or `dropped` (on the memory store, the partner's deliveries waiting filled its queue,
+             *     `--webhook-history`: the event was not queued for this endpoint, nothing was sent, `attempt` is `0`, `error`
+             *     says so; redeliver it once deliveries have gone out).
              * @example delivered
              * @enum {string}
              */
-            outcome: "delivered" | "failed" | "disabled" | "no-endpoint";
+            outcome: "delivered" | "failed" | "disabled" | "no-endpoint" | "dropped";
         };
         /**
          * DeliveryJournal
@@ -2939,6 +2944,23 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
+        /**
+         * @description The redelivery could not be queued now, and nothing was changed: the mock's store is unavailable (Redis down, or
+         *     being reconnected to), the mock holds as many request bodies as `--body-memory` allows (this body was not read),
+         *     or, on `--store memory`, the partner's deliveries waiting already fill its queue (`--webhook-history`). Ask again
+         *     after `Retry-After` seconds; a full queue has room once deliveries have gone out (an endpoint disabled holds its
+         *     own until it is re-enabled, or deleted).
+         */
+        RedeliveryUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
         /** @description This description, bundled into one OpenAPI 3.1 document (not in the envelope). */
         AdminContract: {
             headers: {
@@ -3218,6 +3240,7 @@ export type ResponseEventQueryBadRequest = components['responses']['EventQueryBa
 export type ResponseRedeliveryAccepted = components['responses']['RedeliveryAccepted'];
 export type ResponseRedeliveryBadRequest = components['responses']['RedeliveryBadRequest'];
 export type ResponseRedeliveryNotFound = components['responses']['RedeliveryNotFound'];
+export type ResponseRedeliveryUnavailable = components['responses']['RedeliveryUnavailable'];
 export type ResponseAdminContract = components['responses']['AdminContract'];
 export type ResponseAdminTokenUnauthorized = components['responses']['AdminTokenUnauthorized'];
 export type ResponseAdminDocs = components['responses']['AdminDocs'];
@@ -4026,7 +4049,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["RedeliveryUnavailable"];
         };
     };
     getAdminContract: {

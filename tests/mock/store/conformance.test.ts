@@ -625,8 +625,8 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       const [claim] = await store.outbox.claim(t0, 1000, 1);
       await store.outbox.settle(claim!, { kind: 'delivered' }, attempt(claim!, 'delivered'), t0 + 1);
       await store.outbox.append([second!], t0 + 2);
-      expect(await store.outbox.redeliver(partnerA, first!.event.id, 'default', t0 + 3)).toBe(true);
-      expect(await store.outbox.redeliver(partnerB, first!.event.id, 'default', t0 + 3)).toBe(false);
+      expect(await store.outbox.redeliver(partnerA, first!.event.id, 'default', t0 + 3)).toBe('queued');
+      expect(await store.outbox.redeliver(partnerB, first!.event.id, 'default', t0 + 3)).toBe('unknown');
       const order: LaneClaim[] = [];
       for (let at = t0 + 3; order.length < 2; at += 1) {
         const [next] = await store.outbox.claim(at, 1000, 1);
@@ -652,15 +652,23 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.outbox.attempts(10, partnerA)).toHaveLength(2);
     });
 
-    it("drops past a partner's queue cap that partner's deliveries only", async () => {
+    it("drops past a partner's queue cap that partner's deliveries only, saying so, and queues no redelivery past it", async () => {
       const dropped: string[] = [];
       const store = await fresh({ maxQueuedPerPartner: 2, onDropped: (event) => dropped.push(event.partnerId) });
       await store.outbox.disable('off', t0);
-      await store.outbox.append([1, 2, 3].map((n) => outboxEvent(companyId(`h${n}x`), n, ['off'])), t0);
+      const mine = [1, 2, 3].map((n) => outboxEvent(companyId(`h${n}x`), n, ['off']));
+      await store.outbox.append(mine, t0);
       await store.outbox.append([outboxEvent(companyId('b'), 9, ['on'], partnerB)], t0);
       expect((await store.outbox.deliveries(t0, 10, partnerB)).map((d) => [d.endpointId, d.state])).toEqual([['on', 'pending']]);
       expect((await store.outbox.deliveries(t0, 10, partnerA)).map((d) => d.state)).toEqual(['held', 'held']);
       expect(dropped).toEqual([partnerA]);
+      // The one dropped is listed so, with a line in the delivery journal; a redelivery past the cap is refused, unwritten.
+      const third = (await store.outbox.events(partnerA, { limit: 10 }, t0 + 1)).items.find((e) => e.id === mine[2]!.event.id);
+      expect(third?.deliveries).toEqual([{ endpointId: 'off', state: 'dropped', attempts: [expect.objectContaining({ endpointId: 'off', attempt: 0, outcome: 'dropped' })] }]);
+      expect((await store.outbox.attempts(10, partnerA)).map((a) => [a.eventId, a.outcome])).toEqual([[mine[2]!.event.id, 'dropped']]);
+      expect(await store.outbox.redeliver(partnerA, mine[0]!.event.id, 'on', t0 + 2)).toBe('full');
+      expect(await store.outbox.attempts(10, partnerA)).toHaveLength(1);
+      expect(await store.outbox.redeliver(partnerB, mine[0]!.event.id, 'on', t0 + 2)).toBe('unknown');
     });
 
     it('claims endpoint by endpoint within their free slots: a busy endpoint never keeps another waiting', async () => {
