@@ -14,8 +14,9 @@ export interface paths {
         /**
          * Check the mock's health
          * @description Answers `ok` when the mock can serve, and `503` with `unavailable` when its store cannot be reached (Redis
-         *     down), `checks.store` saying why; with its environment, its store, its default webhook endpoint and whether that
-         *     endpoint is disabled, and where its NAICS codes come from (`referenceData.naics`). The same for every partner.
+         *     down) or is damaged (a SQLite file damaged under the running mock), `checks.store` saying why and, when damaged,
+         *     what to do; with its environment, its store, its default webhook endpoint and whether that endpoint is
+         *     disabled, and where its NAICS codes come from (`referenceData.naics`). The same for every partner.
          */
         get: operations["getHealth"];
         put?: never;
@@ -484,7 +485,8 @@ export interface paths {
          *     body under the same `webhook-id`, as Standard Webhooks wants for a retry of the same message, so a receiver
          *     that deduplicates on it sees a duplicate. It is queued after whatever already waits in that endpoint's lane for
          *     the event's company, on a fresh retry schedule; follow it in `listEvents`. An event or endpoint that is not
-         *     the partner's is `404 E_NOT_FOUND`.
+         *     the partner's is `404 E_NOT_FOUND`. On `--store memory`, a partner may have `--webhook-history` deliveries
+         *     waiting: past that, a redelivery is `503` with `Retry-After`, and nothing is queued.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -555,7 +557,10 @@ export interface components {
          * StoreCheck
          * @description Whether the mock's store answers: a read of it, made for this request. While Redis is down (or being reconnected
          *     to), it does not, and every API request that needs the store is answered `503 E_SERVICE_UNAVAILABLE`; service
-         *     resumes by itself once it answers again.
+         *     resumes by itself once it answers again. Once a request meets a damaged page of the SQLite file, the store is
+         *     `damaged`, and every request that needs it is answered `503` saying so, until a full reset (`resetStore` without
+         *     a partner's key) moves the file aside (`PATH.damaged`) and starts a new one, keeping the mock's secrets; a restart
+         *     refuses a damaged file, saying to move it aside. Waiting does not help, nor does a partner's reset.
          */
         StoreCheck: {
             /**
@@ -565,13 +570,14 @@ export interface components {
              */
             kind: "memory" | "sqlite" | "redis";
             /**
-             * @description `ok` when the store answered; `unavailable` when it could not be used.
+             * @description `ok` when the store answered; `unavailable` when it could not be used, and service resumes by itself once it
+             *     can; `damaged` when its data cannot be trusted, and service resumes only once it is made again.
              * @example ok
              * @enum {string}
              */
-            status: "ok" | "unavailable";
+            status: "ok" | "unavailable" | "damaged";
             /**
-             * @description When `unavailable`, why, as the store said it (its address, never a password).
+             * @description When `unavailable` or `damaged`, why, as the store said it (its address, never a password), and when `damaged`, what makes it serve again.
              * @example the Redis store redis://127.0.0.1:6379/0 is unavailable: connect ECONNREFUSED 127.0.0.1:6379
              */
             error?: string;
@@ -579,7 +585,8 @@ export interface components {
         /**
          * Health
          * @description Whether the mock can serve, and how it is configured. `ok` (answered `200`) when it can; `unavailable` (answered
-         *     `503`) when its store cannot be reached, `checks.store` saying why. A mock that cannot answer at all does not.
+         *     `503`) when its store cannot be reached or is damaged, `checks.store` saying why. A mock that cannot answer at all
+         *     does not.
          */
         Health: {
             /**
@@ -716,7 +723,7 @@ export interface components {
          *     | 415 | `E_UNSUPPORTED_MEDIA_TYPE` | A body was sent with a `Content-Type` other than `application/json`. |
          *     | 500 | `E_INTERNAL` | An unexpected error in the mock; its log says more. |
          *     | 503 | `E_STREAM_LIMIT` | The mock has as many streams open as it holds at once, every partner's together (`--max-streams`, 256 unless set): retry after `Retry-After`. |
-         *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. |
+         *     | 503 | `E_SERVICE_UNAVAILABLE` | The mock's store is unavailable (Redis down): retry after `Retry-After`; `getHealth` says why. Or its SQLite file is damaged: retrying does not help until a full reset (`resetStore` without a partner's key) makes it again, as the message says. Or, on `--store memory`, the partner's deliveries waiting fill its queue: a relayed event or a redelivery is not queued; ask again after `Retry-After`. |
          *
          *     Refusals before routing (see the API's description) reach admin paths too, with the same codes: `400
          *     E_MALFORMED_REQUEST`, `408 E_REQUEST_TIMEOUT`, `417 E_EXPECTATION_FAILED`, `431 E_HEADERS_TOO_LARGE`. The
@@ -1197,12 +1204,14 @@ export interface components {
         /**
          * DeliveryState
          * @description Where an event's delivery to one endpoint stands: `pending` (waiting its turn in its lane, or its next retry),
-         *     `in-flight` (an attempt is under way), `delivered` (accepted with a `2xx`) or `held` (the endpoint is disabled;
-         *     it goes on once the endpoint is enabled again).
+         *     `in-flight` (an attempt is under way), `delivered` (accepted with a `2xx`), `held` (the endpoint is disabled;
+         *     it goes on once the endpoint is enabled again) or, in an event's deliveries only, `dropped` (never queued: on
+         *     the memory store, the partner's deliveries waiting filled its queue, `--webhook-history`; nothing is sent unless
+         *     it is redelivered).
          * @example pending
          * @enum {string}
          */
-        DeliveryState: "pending" | "in-flight" | "delivered" | "held";
+        DeliveryState: "pending" | "in-flight" | "delivered" | "held" | "dropped";
         /**
          * Delivery
          * @description An event's delivery to one endpoint, and how far it got.
@@ -1263,12 +1272,14 @@ export interface components {
             durationMs: number;
             /**
              * @description `delivered` (a `2xx`), `failed` (anything else; a retry follows), `disabled` (the last attempt failed and
-             *     the endpoint was disabled), or `no-endpoint` (the partner has no endpoint and no default is set: nothing was
-             *     sent, `attempt` is `0`).
+             *     the endpoint was disabled), `no-endpoint` (the partner has no endpoint and no default is set: nothing was
+             *     sent, `attempt` is `0`), or `dropped` (on the memory store, the partner's deliveries waiting filled its queue,
+             *     `--webhook-history`: the event was not queued for this endpoint, nothing was sent, `attempt` is `0`, `error`
+             *     says so; redeliver it once deliveries have gone out).
              * @example delivered
              * @enum {string}
              */
-            outcome: "delivered" | "failed" | "disabled" | "no-endpoint";
+            outcome: "delivered" | "failed" | "disabled" | "no-endpoint" | "dropped";
         };
         /**
          * DeliveryJournal
@@ -2358,13 +2369,13 @@ export interface components {
             };
         };
         /**
-         * @description The mock is up, but cannot serve: its store is unavailable (`checks.store` says why). The body is the health
-         *     itself, as with `200`, so that a monitor reads the cause where it reads the rest.
+         * @description The mock is up, but cannot serve: its store is unavailable or damaged (`checks.store` says why, and what to do).
+         *     The body is the health itself, as with `200`, so that a monitor reads the cause where it reads the rest.
          */
         HealthUnavailable: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["HealthRetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2400,7 +2411,8 @@ export interface components {
         /**
          * @description The mock's store is unavailable (Redis down, or being reconnected to), or the mock holds as many request bodies
          *     as `--body-memory` allows (this body was not read): nothing was read or changed. Retry after `Retry-After`
-         *     seconds; `getHealth` says why when it is the store.
+         *     seconds; `getHealth` says why when it is the store. A damaged store (a SQLite file damaged under the running
+         *     mock) is answered so too, but retrying does not help until a full reset makes it again, as the message says.
          */
         ServiceUnavailable: {
             headers: {
@@ -2968,6 +2980,23 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
+        /**
+         * @description The redelivery could not be queued now, and nothing was changed: the mock's store is unavailable (Redis down, or
+         *     being reconnected to), the mock holds as many request bodies as `--body-memory` allows (this body was not read),
+         *     or, on `--store memory`, the partner's deliveries waiting already fill its queue (`--webhook-history`). Ask again
+         *     after `Retry-After` seconds; a full queue has room once deliveries have gone out (an endpoint disabled holds its
+         *     own until it is re-enabled, or deleted).
+         */
+        RedeliveryUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
         /** @description This description, bundled into one OpenAPI 3.1 document (not in the envelope). */
         AdminContract: {
             headers: {
@@ -3090,6 +3119,11 @@ export interface components {
     headers: {
         /** @description The request's correlation id (the one sent, or a generated one); equal to an error's `requestId`. */
         RequestId: components["schemas"]["RequestId"];
+        /**
+         * @description Seconds to wait before asking again, when the outage passes by itself (Redis down, or being reconnected to).
+         *     Absent when waiting does not help (`checks.store.status` is `damaged`): `checks.store.error` says what does.
+         */
+        HealthRetryAfter: components["schemas"]["RetryAfterSeconds"];
         /** @description Seconds to wait before retrying. */
         RetryAfter: components["schemas"]["RetryAfterSeconds"];
         /** @description Requests allowed per window (one second) for this key (for the caller's address when no valid key was sent). */
@@ -3243,6 +3277,7 @@ export type ResponseEventQueryBadRequest = components['responses']['EventQueryBa
 export type ResponseRedeliveryAccepted = components['responses']['RedeliveryAccepted'];
 export type ResponseRedeliveryBadRequest = components['responses']['RedeliveryBadRequest'];
 export type ResponseRedeliveryNotFound = components['responses']['RedeliveryNotFound'];
+export type ResponseRedeliveryUnavailable = components['responses']['RedeliveryUnavailable'];
 export type ResponseAdminContract = components['responses']['AdminContract'];
 export type ResponseAdminTokenUnauthorized = components['responses']['AdminTokenUnauthorized'];
 export type ResponseAdminDocs = components['responses']['AdminDocs'];
@@ -3263,6 +3298,7 @@ export type ParameterEventTypeQuery = components['parameters']['EventTypeQuery']
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterEventIdPath = components['parameters']['EventIdPath'];
 export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderHealthRetryAfter = components['headers']['HealthRetryAfter'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
 export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining'];
@@ -4050,7 +4086,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["RedeliveryUnavailable"];
         };
     };
     getAdminContract: {

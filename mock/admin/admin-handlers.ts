@@ -18,6 +18,7 @@ import type { AdminHandlers } from '../pipeline/handler.ts';
 import { naicsSource } from '../reference/index.ts';
 import { SeedError, type SeedReport } from '../seed/seed.ts';
 import { maskStoreUrl } from '../store/open-store.ts';
+import { StoreDamaged } from '../store/store-error.ts';
 import type { Store } from '../store/store.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import type { WebhookEndpointPortal } from '../webhooks/endpoints/endpoint-portal.ts';
@@ -75,13 +76,14 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
         (disabled) => ({ disabled, store: { kind: config.store.kind, status: 'ok' as const } }),
         (error: unknown) => {
           if (!isOutage(error)) throw error;
-          return { disabled: null, store: { kind: config.store.kind, status: 'unavailable' as const, error: error.message } };
+          return { disabled: null, store: { kind: config.store.kind, status: error instanceof StoreDamaged ? ('damaged' as const) : ('unavailable' as const), error: error.message } };
         },
       );
       const ok = check.store.status === 'ok';
+      // Retry-After only where waiting helps: a damaged store waits for someone to act, as checks.store.error says.
       return {
         status: ok ? 200 : 503,
-        ...(ok ? {} : { headers: { 'retry-after': '1' } }),
+        ...(check.store.status === 'unavailable' ? { headers: { 'retry-after': '1' } } : {}),
         payload: {
           status: ok ? 'ok' : 'unavailable',
           checks: { store: check.store },

@@ -8,7 +8,7 @@ import { forgetCustomers } from '../customers/customer-records.ts';
 import { forgetDocuments } from '../documents/document-records.ts';
 import { forgetSteps } from '../formation/timeline-records.ts';
 import type { idempotencyRecords } from '../idempotency/idempotency-records.ts';
-import { forgetRequests } from '../journal/journal-records.ts';
+import { forgetRequests } from '../journal/journal-budget.ts';
 import type { Store, Tx } from '../store/store.ts';
 import { deleteEndpoint, listEndpoints } from '../webhooks/endpoints/endpoint-records.ts';
 import type { WebhookOutbox } from '../webhooks/outbox/outbox.ts';

@@ -13,9 +13,10 @@ import type { Logger } from 'pino';
 import { contractFacts } from '../../generated/contract-facts.ts';
 import { ApiError, serviceUnavailable } from '../http/api-error.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
+import { outageAnswer } from '../pipeline/failure.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { answerOf, respond } from '../pipeline/reply.ts';
-import { CommitOutcomeUnknown } from '../store/store-error.ts';
+import { CommitOutcomeUnknown, StoreDamaged } from '../store/store-error.ts';
 import type { Store } from '../store/store.ts';
 import { fingerprintOf } from './fingerprint.ts';
 import { completionReads, type IdempotencyLock, type idempotencyRecords, type StoredResponse } from './idempotency-records.ts';
@@ -116,17 +117,9 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
       respond(exchange, inProgress());
       return;
     }
-    // A commit not confirmed took its record with it, or nothing did: the retry with this key replays the one, or
-    // runs for the first time.
-    const unconfirmed = error instanceof CommitOutcomeUnknown;
-    logger.error(
-      { err: error, requestId: exchange.requestId },
-      unconfirmed ? 'a create may or may not have been stored (the store did not confirm it), and the client is told to retry with its key' : 'a create could not be stored: nothing was created, and the client is told to retry',
-    );
-    const message = unconfirmed
-      ? 'The request could not be confirmed as stored. Retry with the same Idempotency-Key after Retry-After: it answers what was done, or does it then.'
-      : 'The request could not be stored; nothing was created. Retry with the same Idempotency-Key after Retry-After.';
-    respond(exchange, serviceUnavailable(message));
+    const { logged, answer } = unstored(error);
+    logger.error({ err: error, requestId: exchange.requestId }, logged);
+    respond(exchange, answer);
     // Freed for the retry; a commit that was made deleted the lock already, and this finds none of its own.
     await abandon(lock);
   }
@@ -134,6 +127,24 @@ export function enforceIdempotency(options: { store: Store; records: Records; fi
   async function abandon(lock: IdempotencyLock): Promise<void> {
     await store.hold((tx) => records.abandon(tx, lock)).catch((error: unknown) => logger.error({ err: error }, 'the lock of a create could not be released; it runs out by itself'));
   }
+}
+
+/** What a create whose change could not be stored is answered, and the log line that says so. */
+function unstored(error: unknown): { logged: string; answer: ApiError } {
+  // Nothing was stored, and a retry meets the damage too until the store is made again: its answer says so.
+  if (error instanceof StoreDamaged) return { logged: 'a create could not be stored: the store is damaged', answer: outageAnswer(error) };
+  // A commit not confirmed took its record with it, or nothing did: the retry with this key replays the one, or
+  // runs for the first time.
+  if (error instanceof CommitOutcomeUnknown) {
+    return {
+      logged: 'a create may or may not have been stored (the store did not confirm it), and the client is told to retry with its key',
+      answer: serviceUnavailable('The request could not be confirmed as stored. Retry with the same Idempotency-Key after Retry-After: it answers what was done, or does it then.'),
+    };
+  }
+  return {
+    logged: 'a create could not be stored: nothing was created, and the client is told to retry',
+    answer: serviceUnavailable('The request could not be stored; nothing was created. Retry with the same Idempotency-Key after Retry-After.'),
+  };
 }
 
 /** The key sent, or the refusal of a missing or malformed one. */

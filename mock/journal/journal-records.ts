@@ -1,19 +1,14 @@
 /**
- * The request journal as the store keeps it: every request the API answered, newest last, within a budget of bytes
- * (its entries' JSON); read a page at a time, newest first, filtered by operation, status and partner, and never
- * examining more than ten pages' worth of entries for one page, so that a read costs a page however large the
- * journal or however rare the matches.
- *
- * Past its budget the journal makes room fairly: the oldest requests go of the partner that holds the most bytes
- * (requests without a valid key count as one partner), so one partner's traffic never pushes another's requests
- * out while it holds more than they do. Each partner's bytes are counted, and the chunks holding its requests are
- * indexed, so that making room reads only that partner's oldest chunks.
+ * The request journal as the store keeps it: every request the API answered, newest last, in chunks; read a page at
+ * a time, newest first, filtered by operation, status and partner, and never examining more than ten pages' worth of
+ * entries for one page, so that a read costs a page however large the journal or however rare the matches. How it
+ * is kept within its budget of bytes, fairly between partners, is journal-budget.ts.
  */
 import { key, numberPart, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
 import type { JournalNote } from '../pipeline/exchange.ts';
 import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
-import { chunkJson, chunkJsonLength, packChunk } from './chunk-bytes.ts';
+import { chunkJson, packChunk } from './chunk-bytes.ts';
 
 /** One request as journaled. */
 export interface RequestRecord {
@@ -76,26 +71,9 @@ export interface JournalPage {
 type Chunk = (RequestRecord | null)[];
 
 /** First position → chunk, oldest first. Read a page at a time. */
-const chunks = table<Uint8Array>('journal_chunks', { ordered: true, bytes: true });
-const totals = table<number>('journal_totals');
-const bytesKey = 'chunk_bytes';
-/**
- * Scope (a partner's id, `''` for requests without a valid key), first position → 1 when the chunk holds that
- * scope's requests only (it goes whole), 0 when it holds others' too (it is rewritten without them).
- */
-const scopeChunks = table<number>('journal_scope_chunks', { ordered: true });
-/** Scope → the bytes of its requests. */
-const scopeBytes = table<number>('journal_scope_bytes', { ordered: true });
-const scopeOf = (record: Pick<RequestRecord, 'partnerId'>) => record.partnerId ?? '';
-/** Chunks read per round while room is made. */
-const dropSlice = 16;
-/**
- * Past its budget, the journal drops its oldest chunks until it is this share of the budget below it, so that it
- * drops a few chunks every few appends rather than one at each.
- */
-const dropMargin = 1 / 64;
-/** A chunk holds at most this share of the budget, so that dropping one loses little (and always one request at least). */
-const chunkShare = 1 / 32;
+export const chunks = table<Uint8Array>('journal_chunks', { ordered: true, bytes: true });
+/** Whose budget a request counts against: its partner's, or for requests without a valid key, theirs together. */
+export const scopeOf = (record: Pick<RequestRecord, 'partnerId'>) => record.partnerId ?? '';
 
 /**
  * A request as the journal writes it: its JSON's UTF-8 bytes, made once when it is journaled (so that the cost is
@@ -111,25 +89,7 @@ export function encodeRequest(record: RequestRecord): EncodedRequest {
   return { bytes: Buffer.from(JSON.stringify(record)), scope: scopeOf(record) };
 }
 
-export function appendRequests(tx: Tx, records: readonly EncodedRequest[], maxBytes: number): void {
-  if (records.length === 0) return;
-  const made = chunksOf(records, Math.floor(maxBytes * chunkShare));
-  const addedBytes = made.reduce((sum, chunk) => sum + chunk.jsonBytes, 0);
-  let position = tx.allocate('journal', records.length);
-  for (const chunk of made) {
-    tx.put(chunks, key(position), chunk.bytes);
-    for (const [scope, bytes] of chunk.scopes) {
-      tx.put(scopeChunks, key(scope, position), chunk.scopes.size === 1 ? 1 : 0);
-      tx.add(scopeBytes, scope, bytes);
-    }
-    position += chunk.count;
-  }
-  const total = (tx.get(totals, bytesKey, { snapshot: true, recent: true }) ?? 0) + addedBytes;
-  const freed = total > maxBytes ? makeRoom(tx, total - Math.floor(maxBytes * (1 - dropMargin))) : 0;
-  tx.add(totals, bytesKey, addedBytes - freed);
-}
-
-interface MadeChunk {
+export interface MadeChunk {
   /** As stored (chunk-bytes.ts). */
   bytes: Uint8Array;
   /** The length of its JSON, which the budget counts. */
@@ -144,7 +104,7 @@ interface MadeChunk {
  * says. The records' bytes are copied together: joining their JSON as strings first cost three times as much once
  * a record held a character beyond Latin-1 (the masked key's `…`), the join then making one large two-byte string.
  */
-function chunksOf(records: readonly EncodedRequest[], maxChunkBytes: number): MadeChunk[] {
+export function chunksOf(records: readonly EncodedRequest[], maxChunkBytes: number): MadeChunk[] {
   const made: MadeChunk[] = [];
   let parts: Buffer[] = [];
   let scopes = new Map<string, number>();
@@ -185,107 +145,13 @@ const decoder = new TextDecoder();
  * A chunk's records; none for a chunk that is not the JSON this module writes (bytes damaged on disk): the journal
  * is for reading what happened, and one unreadable batch must not hide the others. It goes with its budget.
  */
-function recordsOf(chunk: Uint8Array): Chunk {
+export function recordsOf(chunk: Uint8Array): Chunk {
   try {
     const records: unknown = JSON.parse(decoder.decode(chunkJson(chunk)));
     return Array.isArray(records) ? (records as Chunk) : [];
   } catch {
     return [];
   }
-}
-
-/**
- * Frees at least `bytes` (or all there is), the oldest requests of the scope holding the most first, until it holds
- * no more than the next; the bytes of chunks freed. Not snapshots: two processes making room at once retry rather
- * than count the same requests twice.
- *
- * The scopes are read and ordered once a round, and what each of the largest gives is worked out from that order
- * (levelled, largest first): a round per chunk freed, each reading every scope, cost a request in proportion to
- * the number of keys ever seen (one partner using thousands of keys made every request milliseconds slower).
- */
-function makeRoom(tx: Tx, bytes: number): number {
-  let freed = 0;
-  while (freed < bytes) {
-    const held = tx.scan(scopeBytes, within([], { limit: Number.MAX_SAFE_INTEGER })).filter((entry) => entry.value > 0);
-    if (held.length === 0) break;
-    held.sort((a, b) => b.value - a.value);
-    const shares = levelled(held.map((entry) => entry.value), bytes - freed);
-    for (let i = 0; i < shares.length && freed < bytes; i += 1) {
-      const scope = (held[i] as { key: string }).key;
-      const got = forgetOldest(tx, scope, Math.min(shares[i] as number, bytes - freed));
-      // Counted but holding no chunk (its requests went another way): nothing more to take from it.
-      if (got === 0) tx.delete(scopeBytes, scope);
-      freed += got;
-    }
-  }
-  return freed;
-}
-
-/**
- * What each of the largest scopes (`held`, largest first) gives so that together they free `bytes`: the largest
- * brought down to the next, then both to the one after, and so on (at least a byte each, so that a scope among
- * equals gives a request).
- */
-function levelled(held: readonly number[], bytes: number): number[] {
-  let sum = 0;
-  for (let count = 1; count <= held.length; count += 1) {
-    sum += held[count - 1] as number;
-    const next = held[count] ?? 0;
-    if (sum - count * next >= bytes || count === held.length) {
-      const level = Math.max(next, (sum - bytes) / count);
-      return held.slice(0, count).map((value) => Math.max(1, Math.ceil(value - level)));
-    }
-  }
-  return [];
-}
-
-/**
- * Forgets the scope's oldest requests, a chunk at a time, until `bytes` are freed or none is left; the bytes freed.
- * A scope left with no request loses its count too, so that the scopes read while making room are those the
- * journal holds, not every key ever seen.
- */
-function forgetOldest(tx: Tx, scope: string, bytes: number): number {
-  let freed = 0;
-  while (freed < bytes) {
-    const oldest = tx.scan(scopeChunks, within([scope], { limit: dropSlice }));
-    let i = 0;
-    for (; i < oldest.length && freed < bytes; i += 1) {
-      const entry = oldest[i] as { key: string; value: number };
-      freed += forgetIn(tx, numberPart(entry.key, 1), scope, entry.value === 1);
-    }
-    if (oldest.length < dropSlice) {
-      if (i === oldest.length) tx.delete(scopeBytes, scope);
-      break;
-    }
-  }
-  return freed;
-}
-
-/**
- * Forgets the scope's requests in the chunk at `position`: the whole chunk when it is the scope's alone, or its
- * requests made holes (the others keep their positions: a cursor holds one); the bytes freed.
- */
-function forgetIn(tx: Tx, position: number, scope: string, alone: boolean): number {
-  tx.delete(scopeChunks, key(scope, position));
-  const value = tx.get(chunks, key(position));
-  if (value === undefined) return 0;
-  const before = alone ? [] : recordsOf(value);
-  const records = before.map((record) => (record !== null && scopeOf(record) === scope ? null : record));
-  let scopeFreed = 0;
-  before.forEach((record, index) => {
-    // As counted when it was added: its JSON and a comma (a chunk's bytes are theirs, less one, and the brackets).
-    if (record !== null && records[index] === null) scopeFreed += Buffer.byteLength(JSON.stringify(record)) + 1;
-  });
-  const jsonBytes = chunkJsonLength(value);
-  if (records.every((record) => record === null)) {
-    tx.delete(chunks, key(position));
-    tx.add(scopeBytes, scope, -(alone ? jsonBytes - 1 : scopeFreed));
-    return jsonBytes;
-  }
-  const json = Buffer.from(JSON.stringify(records));
-  tx.put(chunks, key(position), packChunk(json));
-  tx.add(scopeBytes, scope, -scopeFreed);
-  return jsonBytes - json.byteLength;
 }
 
 /** Chunks read per scan while a page is gathered, newest first. */
@@ -382,16 +248,4 @@ export function journalSince(tx: Tx, after: number, limit: number, filters: Jour
     }
     if (read.length < chunksPerRead) return { entries: found, last, more: false };
   }
-}
-
-/**
- * Forgets up to `limit` chunks' worth of the partner's requests (a partner's reset); true once none is left.
- */
-export function forgetRequests(tx: Tx, partnerId: string, limit: number): boolean {
-  const held = tx.scan(scopeChunks, within([partnerId], { limit }));
-  let freed = 0;
-  for (const entry of held) freed += forgetIn(tx, numberPart(entry.key, 1), partnerId, entry.value === 1);
-  tx.add(totals, bytesKey, -freed);
-  if (held.length < limit) tx.delete(scopeBytes, partnerId);
-  return held.length < limit;
 }

@@ -7,7 +7,8 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import { cut, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
-import { appendRequests, encodeRequest, journalEntry, journalPage, journalSince, type EncodedRequest, type JournalQuery, type RequestRecord } from './journal-records.ts';
+import { appendRequests } from './journal-budget.ts';
+import { encodeRequest, journalEntry, journalPage, journalSince, type EncodedRequest, type JournalQuery, type RequestRecord } from './journal-records.ts';
 
 /**
  * A journal entry as `/_mock/requests` lists it: the time formatted, the partner only as its masked key, what was

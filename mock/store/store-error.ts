@@ -18,3 +18,12 @@ export class CommitOutcomeUnknown extends StoreError {
 export class StoreUnavailable extends StoreError {
   override name = 'StoreUnavailable';
 }
+
+/**
+ * The store's data is damaged (a SQLite page that is not what SQLite wrote): an outage that does not pass by itself.
+ * The store answers every transaction with it until whoever runs the mock acts as its message says; retrying alone
+ * never helps.
+ */
+export class StoreDamaged extends StoreError {
+  override name = 'StoreDamaged';
+}

@@ -65,6 +65,18 @@ class Writes {
     }
   }
 
+  /** The writes to `table` of keys from `low` to before `high`: once indexed, read from that table's own. */
+  within(table: Table<unknown>, low: string, high: string): Write[] {
+    const inRange = (write: Write) => write.key >= low && write.key < high;
+    if (!this.index) return this.list.filter((write) => write.table === table && inRange(write));
+    const found: Write[] = [];
+    for (const at of this.index.get(table)?.values() ?? []) {
+      const write = this.list[at] as Write;
+      if (inRange(write)) found.push(write);
+    }
+    return found;
+  }
+
   private indexed(table: Table<unknown>): Map<string, number> {
     let keys = (this.index as Map<Table<unknown>, Map<string, number>>).get(table);
     if (!keys) (this.index as Map<Table<unknown>, Map<string, number>>).set(table, (keys = new Map()));
@@ -178,7 +190,7 @@ export class Transaction implements Tx {
 
   scan<V>(table: Table<V>, range: KeyRange, options?: ReadOptions): readonly Entry<V>[] {
     if (!table.ordered) throw new Error(`table ${table.name} is not ordered: it cannot be scanned`);
-    const pending = this.written ? this.written.list.filter((write) => write.table === table && write.key >= range.low && write.key < range.high) : noWrites;
+    const pending = this.written ? this.written.within(table, range.low, range.high) : noWrites;
     // Pending deletes may hide entries the backend returns: ask for as many more.
     const asked = pending.length === 0 ? range : { ...range, limit: range.limit + pending.length };
     const found = this.source.scan(table, asked, kindOf(options));

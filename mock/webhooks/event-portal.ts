@@ -1,10 +1,12 @@
 /**
  * The partner portal's events: a partner's events with the bytes each delivery sends and where each went (state and
  * attempts per endpoint), and redelivering one to one endpoint, under the same `webhook-id` as Standard Webhooks
- * wants for a retry of the same message.
+ * wants for a retry of the same message; past its partner's full queue (the memory store's), a redelivery is refused
+ * as the relay's events are, rather than answered as queued.
  */
 import type { components } from '../../generated/mock-admin/openapi.js';
 import { notFound } from '../http/api-error.ts';
+import { queueFull } from './full-queue.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { Store } from '../store/store.ts';
 import { defaultEndpointId, type WebhookDispatcher } from './dispatcher.ts';
@@ -48,7 +50,11 @@ export function createEventPortal(options: { store: Store; outbox: WebhookOutbox
         ? options.defaultEndpoint && (await usesDefaultEndpoint(partnerId))
         : (await store.read((tx) => getEndpoint(tx, partnerId, endpointId))) !== undefined;
       if (!known) throw notFound(`webhook endpoint ${endpointId}`);
-      if (!(await outbox.redeliver(partnerId, eventId, endpointId, Date.now()))) throw notFound(`event ${eventId}`);
+      const redelivered = await outbox.redeliver(partnerId, eventId, endpointId, Date.now());
+      if (redelivered === 'unknown') throw notFound(`event ${eventId}`);
+      if (redelivered === 'full') {
+        throw queueFull(`the redelivery to webhook endpoint ${endpointId}`, 'Ask again after Retry-After, once deliveries have gone out: an endpoint disabled holds its own until it is re-enabled.');
+      }
       dispatcher.notify();
       return { eventId, endpointId, state: 'pending' };
     },

@@ -1,13 +1,14 @@
 /**
  * The SQLite backend's file: opened (owned by this process, in WAL mode), checked, laid out, and made again when it
  * is damaged. A damaged file (a bad sector, a stray write) would otherwise be served until a request met the
- * damage, and fail there and at every reset after; it is refused at start instead, with what to do, and a full
- * reset of a file that went bad while the mock ran moves it aside and starts a new one.
+ * damage, and fail there and at every reset after; it is refused at start instead, with what to do. A file that goes
+ * bad while the mock runs is an outage that lasts (StoreDamaged) until a full reset moves it aside and starts a new
+ * one.
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { StoreError } from '../store-error.ts';
+import { StoreDamaged, StoreError } from '../store-error.ts';
 import { createSqlTable, sqlTableName } from './sqlite-tables.ts';
 
 /** The layout of the file; a file of another version is refused (see migrate). */
@@ -72,6 +73,18 @@ function checkIntact(db: DatabaseSync, path: string): void {
 function damaged(path: string, problem: string): StoreError {
   return new StoreError(
     `the SQLite store ${path} is damaged (${problem}): its data cannot be trusted. Move it aside (mv ${path} ${path}.damaged) to start afresh, or pass another --store sqlite:PATH`,
+  );
+}
+
+/**
+ * The damage met while the mock runs, and what makes it serve again: a full reset, which makes the file again (see
+ * remakeDatabase), or a restart once the file is moved aside (a start refuses a damaged file). Not a `quick_check`
+ * that passes later: the damage does not heal, and with the file held EXCLUSIVE the check reads SQLite's page cache,
+ * which may hold a page as it was before the bytes under it changed.
+ */
+export function damagedWhileRunning(path: string, problem: string): StoreDamaged {
+  return new StoreDamaged(
+    `the SQLite store ${path} is damaged (${problem}): its data cannot be trusted, so every request that needs the store is answered 503 until it is made again. A full reset (POST /_mock/reset without a partner's key) moves it aside as ${path}.damaged and starts a new file, keeping the mock's secrets; or stop the mock, move the file aside (mv ${path} ${path}.damaged) and start it again`,
   );
 }
 

@@ -13,14 +13,16 @@
  * in a savepoint of its own, so one that fails undoes only itself; its promise settles once the commit is done, so
  * an answer is never sent before what it says is on disk.
  *
- * A damaged file is refused at start, and made again by a full reset when it goes bad while the mock runs (see
+ * A damaged file is refused at start. Once a transaction meets a damaged page while the mock runs, every
+ * transaction fails with that damage (StoreDamaged, answered 503 naming it), reads that would miss the page as much
+ * as those that meet it: the file's data cannot be trusted, as at start. A full reset makes the file again (see
  * sqlite-file.ts).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { StoreError } from '../store-error.ts';
+import { StoreError, type StoreDamaged } from '../store-error.ts';
 import type { Store, TxBody } from '../store.ts';
 import { runNow, type Transaction } from '../transaction.ts';
-import { isDamage, isIntact, openDatabase, remakeDatabase, rollBack } from './sqlite-file.ts';
+import { damagedWhileRunning, isDamage, isIntact, openDatabase, remakeDatabase, rollBack } from './sqlite-file.ts';
 import { SqliteSource } from './sqlite-source.ts';
 
 export { schemaVersion } from './sqlite-file.ts';
@@ -36,12 +38,15 @@ export function openSqliteStore(path: string): Store {
   let source = new SqliteSource(db);
   let waiting: Waiting[] = [];
   let committing: Promise<void> | undefined;
+  /** The damage met, which every transaction fails with until a full reset. */
+  let damage: StoreDamaged | undefined;
+  const met = (error: unknown): StoreDamaged => (damage ??= damagedWhileRunning(path, (error as Error).message));
 
   const commitWaiting = () => {
     committing = undefined;
     const batch = waiting;
     waiting = [];
-    const outcomes = commitGroup(db, source, batch);
+    const outcomes = damage ? batch.map(() => ({ ok: false as const, error: damage })) : commitGroup(db, source, batch, met);
     batch.forEach(({ resolve, reject }, index) => {
       const outcome = outcomes[index] as Outcome;
       if (outcome.ok) resolve(outcome.value);
@@ -50,13 +55,14 @@ export function openSqliteStore(path: string): Store {
   };
 
   const runAtOnce = <T>(body: TxBody<T>, mode: 'read' | 'hold'): Promise<T> => {
+    if (damage) return Promise.reject(damage);
     try {
       const { value, tx } = runNow(body, source, mode);
       source.applyEphemeral(tx);
       tx.committed();
       return Promise.resolve(value);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(isDamage(error) ? met(error) : (error as Error));
     }
   };
 
@@ -72,20 +78,12 @@ export function openSqliteStore(path: string): Store {
     async clear(keep) {
       await committing;
       const kept = keep.map((table) => table.name);
-      try {
-        db.exec('BEGIN IMMEDIATE');
-        source.clear(new Set(kept));
-        db.exec('COMMIT');
-        if (isIntact(db)) return;
-      } catch (error) {
-        rollBack(db);
-        settleSource(source);
-        if (!isDamage(error)) throw new StoreError(`the SQLite store could not be emptied: ${(error as Error).message}`, { cause: error });
-      }
-      // Damaged (met while emptying it, or found by the check after it, which is quick on a file just emptied): a
-      // reset is how a damaged store is recovered from, so the file is made again.
+      if (!damage && emptied(db, source, kept)) return;
+      // Damaged (met before, or while emptying it): a reset is how a damaged store is recovered from, so the file is
+      // made again.
       db = remakeDatabase(db, path, kept);
       source = new SqliteSource(db);
+      damage = undefined;
     },
     async close() {
       await committing;
@@ -94,10 +92,31 @@ export function openSqliteStore(path: string): Store {
   };
 }
 
+/**
+ * Empties every table but those kept; false when the file is damaged (met while emptying it, or found by the check
+ * after it, which is quick on a file just emptied).
+ */
+function emptied(db: DatabaseSync, source: SqliteSource, kept: readonly string[]): boolean {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    source.clear(new Set(kept));
+    db.exec('COMMIT');
+    return isIntact(db);
+  } catch (error) {
+    rollBack(db);
+    settleSource(source);
+    if (!isDamage(error)) throw new StoreError(`the SQLite store could not be emptied: ${(error as Error).message}`, { cause: error });
+    return false;
+  }
+}
+
 type Outcome = { ok: true; value: unknown; tx: Transaction } | { ok: false; error: unknown };
 
-/** One commit of every transaction waiting, each in its savepoint; the commit failing fails them all. */
-function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Waiting[]): Outcome[] {
+/**
+ * One commit of every transaction waiting, each in its savepoint; the commit failing fails them all, as does a
+ * transaction meeting a damaged page, which is reported as `met` makes it.
+ */
+function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Waiting[], met: (error: unknown) => StoreDamaged): Outcome[] {
   const outcomes: Outcome[] = [];
   try {
     db.exec('BEGIN IMMEDIATE');
@@ -110,6 +129,8 @@ function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Wai
         db.exec('RELEASE one_write');
         outcomes.push({ ok: true, value, tx });
       } catch (error) {
+        // A damaged page fails the group: no transaction is committed on a file known to be damaged.
+        if (isDamage(error)) throw error;
         try {
           db.exec('ROLLBACK TO one_write');
           db.exec('RELEASE one_write');
@@ -131,7 +152,7 @@ function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Wai
     // keeps beside the file (caches, ephemeral tables) is put back as the file has it.
     rollBack(db);
     settleSource(source);
-    const failure = new StoreError(`the SQLite store could not write: ${(error as Error).message}`, { cause: error });
+    const failure = isDamage(error) ? met(error) : new StoreError(`the SQLite store could not write: ${(error as Error).message}`, { cause: error });
     return batch.map(() => ({ ok: false, error: failure }));
   }
 }

@@ -78,22 +78,31 @@ export function storeFromOutside(tx: Tx, outboxEvent: OutboxEvent, now: number, 
   return enqueue(tx, seq, endpointId, now, options) ? 'queued' : 'dropped';
 }
 
-/** Whether event `seq` has a delivery to the endpoint, whatever its state. */
+/** Whether event `seq` has a delivery to the endpoint, queued or made (one dropped for a full queue is neither). */
 function hasDelivery(tx: Tx, seq: number, endpointId: string): boolean {
   const positions = tx.scan(deliveriesByEvent, within([seq], { limit: Number.MAX_SAFE_INTEGER })).map((entry) => key(numberPart(entry.key, 1)));
-  return tx.getMany(deliveries, positions).some((row) => row?.endpointId === endpointId);
+  return tx.getMany(deliveries, positions).some((row) => row?.endpointId === endpointId && row.state !== 'dropped');
 }
 
-/** A pending delivery of event `seq` to an endpoint, at the end of its lane; false when its partner's queue is full. */
+/**
+ * Whether the event's partner may have one more delivery waiting. An endpoint's own notice always may: it is one per
+ * re-enabling, and it is what tells the partner that deliveries stopped, which a full queue (of that endpoint's
+ * backlog, most often) is the reason to say.
+ */
+function hasRoom(tx: Tx, event: EventRow, options: OutboxOptions): boolean {
+  if (event.orderingKey === endpointLaneKey) return true;
+  return (tx.get(counts, pendingOf(event.partnerId), { snapshot: true, recent: true }) ?? 0) < options.maxQueuedPerPartner;
+}
+
+/**
+ * A pending delivery of event `seq` to an endpoint, at the end of its lane; false when its partner's queue is full,
+ * and the delivery is kept as dropped instead (listed with the event, a line in the delivery journal, and told to
+ * `onDropped`), so that whoever reads the event's deliveries sees that it was never queued there.
+ */
 export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, options: OutboxOptions): boolean {
   const event = tx.get(events, key(seq)) as EventRow;
-  const queued = tx.get(counts, pendingOf(event.partnerId), { snapshot: true, recent: true }) ?? 0;
-  // An endpoint's own notice is never dropped: it is one per re-enabling, and it is what tells the partner that
-  // deliveries stopped, which a full queue (of that endpoint's backlog, most often) is the reason to say.
-  if (queued >= options.maxQueuedPerPartner && event.orderingKey !== endpointLaneKey) {
-    const { onDropped } = options;
-    if (onDropped) tx.afterCommit(() => onDropped({ partnerId: event.partnerId, eventId: event.id, type: event.type, orderingKey: event.orderingKey }));
-    if (event.waiting === 0 && tx.get(eventsDone, key(event.partnerId, seq)) === undefined) markDone(tx, event.partnerId, seq);
+  if (!hasRoom(tx, event, options)) {
+    keepDropped(tx, seq, event, endpointId, now, options);
     return false;
   }
   const position = tx.allocate('outbox_delivery');
@@ -112,6 +121,19 @@ export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, op
   tx.put(events, key(seq), { ...event, waiting: event.waiting + 1 });
   if (tx.get(lanes, key(endpointId, event.orderingKey)) === undefined) makeLaneDue(tx, endpointId, event.orderingKey, now);
   return true;
+}
+
+/** A delivery dropped for a full queue: a row that is never attempted, its line in the delivery journal, and the event done. */
+function keepDropped(tx: Tx, seq: number, event: EventRow, endpointId: string, now: number, options: OutboxOptions): void {
+  const { onDropped, maxQueuedPerPartner } = options;
+  if (onDropped) tx.afterCommit(() => onDropped({ partnerId: event.partnerId, eventId: event.id, type: event.type, orderingKey: event.orderingKey }));
+  const position = tx.allocate('outbox_delivery');
+  tx.put(deliveries, key(position), { eventSeq: seq, endpointId, laneKey: event.orderingKey, partnerId: event.partnerId, state: 'dropped', attempts: 0, round: 0, roundAttempts: 0 });
+  tx.put(deliveriesByEvent, key(seq, position), 1);
+  tx.put(deliveriesByEndpoint, key(endpointId, position), seq);
+  const error = `Not queued: the partner already had ${maxQueuedPerPartner} deliveries waiting, as many as the store keeps; redeliver it once they have gone out.`;
+  pushAttempt(tx, { eventId: event.id, endpointId, type: event.type, orderingKey: event.orderingKey, attempt: 0, at: new Date(now).toISOString(), durationMs: 0, error, outcome: 'dropped' }, event.partnerId, options.attemptsKeptPerPartner);
+  if (event.waiting === 0 && tx.get(eventsDone, key(event.partnerId, seq)) === undefined) markDone(tx, event.partnerId, seq);
 }
 
 /** A pending delivery that stops waiting (delivered, or its endpoint gone): off its queue and the pending lists. */
@@ -227,10 +249,14 @@ function trimDelivered(tx: Tx, prefix: string[], counter: string, capacity: numb
   tx.add(counts, counter, -oldest.length);
 }
 
-/** Sends a partner's event again to one endpoint, after what waits in its lane; false when there is no such event. */
-export function redeliver(tx: Tx, partnerId: string, eventId: string, endpointId: string, now: number, options: OutboxOptions): boolean {
+/**
+ * Sends a partner's event again to one endpoint, after what waits in its lane: `queued`; `full` when the partner's
+ * queue is, and nothing is written (the caller is told, and asks again); `unknown` when there is no such event.
+ */
+export function redeliver(tx: Tx, partnerId: string, eventId: string, endpointId: string, now: number, options: OutboxOptions): 'queued' | 'full' | 'unknown' {
   const seq = tx.get(eventIds, key(partnerId, eventId));
-  if (seq === undefined) return false;
+  if (seq === undefined) return 'unknown';
+  if (!hasRoom(tx, tx.get(events, key(seq)) as EventRow, options)) return 'full';
   enqueue(tx, seq, endpointId, now, options);
-  return true;
+  return 'queued';
 }

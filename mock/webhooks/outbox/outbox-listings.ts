@@ -13,7 +13,7 @@ const attemptsShown = 20;
 
 /** Where a delivery stands: delivered, held (its endpoint disabled), in flight (the claim on its lane took it), or pending. */
 function stateOf(tx: Tx, position: number, row: DeliveryRow, now: number): DeliveryState {
-  if (row.state === 'delivered') return 'delivered';
+  if (row.state === 'delivered' || row.state === 'dropped') return row.state;
   if (tx.get(endpointStates, row.endpointId) !== undefined) return 'held';
   const claim = tx.get(laneClaims, key(row.endpointId, row.laneKey));
   return claim && claim.position === position && claim.until > now ? 'in-flight' : 'pending';

@@ -28,7 +28,8 @@ export interface DeliveryRow {
   endpointId: string;
   laneKey: string;
   partnerId: string;
-  state: 'pending' | 'delivered';
+  /** `dropped`: never queued, its partner's queue being full (never attempted; listed with its event). */
+  state: 'pending' | 'delivered' | 'dropped';
   attempts: number;
   /** The endpoint's round (re-enables) when `roundAttempts` was counted: another round counts from 0. */
   round: number;

@@ -39,7 +39,7 @@ export type DeliveryOutcome =
   /** Failed, and it was the last attempt of the schedule: the endpoint is disabled and its lanes are held. */
   | { kind: 'disable' };
 
-export type AttemptOutcome = 'delivered' | 'failed' | 'disabled' | 'no-endpoint';
+export type AttemptOutcome = 'delivered' | 'failed' | 'disabled' | 'no-endpoint' | 'dropped';
 
 /** One line of the delivery journal. */
 export interface AttemptRecord {
@@ -58,8 +58,8 @@ export interface AttemptRecord {
   outcome: AttemptOutcome;
 }
 
-/** `held`: waiting for the endpoint to be re-enabled. */
-export type DeliveryState = 'pending' | 'in-flight' | 'delivered' | 'held';
+/** `held`: waiting for the endpoint to be re-enabled; `dropped`: never queued, its partner's queue being full. */
+export type DeliveryState = 'pending' | 'in-flight' | 'delivered' | 'held' | 'dropped';
 
 export interface DeliveryRecord {
   eventId: string;

@@ -22,7 +22,8 @@ import type { components } from '../../../generated/mock-admin/openapi.js';
 import type { ContractDocument } from '../../../contract-model/document.ts';
 import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
 import { compileWebhookCheck, type WebhookCheck } from '../../../contract-model/webhook-check.ts';
-import { ApiError, notFound, serviceUnavailable } from '../../http/api-error.ts';
+import { ApiError, notFound } from '../../http/api-error.ts';
+import { queueFull } from '../full-queue.ts';
 import { cut, withoutControls } from '../../journal/captured-message.ts';
 import { boundedViolations } from '../../journal/request-journal.ts';
 import type { Store } from '../../store/store.ts';
@@ -116,7 +117,7 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
         if (stored === 'dropped') {
           // Answered 503, so that the sandbox sends it again: queued then, once the partner's queue has room.
           arriving.note(partnerId);
-          throw serviceUnavailable(`The deliveries waiting for webhook endpoint ${endpointId}'s partner fill its queue: the event is not queued; send it again after Retry-After.`);
+          throw queueFull(`the event for webhook endpoint ${endpointId}`, 'Send it again after Retry-After.');
         }
         verdict.forwarded = notReceived ?? (stored === 'queued' ? 'queued' : 'duplicate');
         if (stored === 'queued') options.notify();

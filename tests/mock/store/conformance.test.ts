@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../../../generated/openapi.js';
 import { never } from '../../../mock/formation/timeline-records.ts';
-import { forgetRequests, type RequestRecord } from '../../../mock/journal/journal-records.ts';
+import { forgetRequests, partnerShare } from '../../../mock/journal/journal-budget.ts';
+import type { RequestRecord } from '../../../mock/journal/journal-records.ts';
 import type { AttemptRecord, LaneClaim, OutboxEvent } from '../../../mock/webhooks/outbox/outbox-types.ts';
 import { newId } from '../../../mock/ids.ts';
 import type { WebhookEventOf } from '../../../mock/webhooks/event-payloads.ts';
@@ -624,8 +625,8 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       const [claim] = await store.outbox.claim(t0, 1000, 1);
       await store.outbox.settle(claim!, { kind: 'delivered' }, attempt(claim!, 'delivered'), t0 + 1);
       await store.outbox.append([second!], t0 + 2);
-      expect(await store.outbox.redeliver(partnerA, first!.event.id, 'default', t0 + 3)).toBe(true);
-      expect(await store.outbox.redeliver(partnerB, first!.event.id, 'default', t0 + 3)).toBe(false);
+      expect(await store.outbox.redeliver(partnerA, first!.event.id, 'default', t0 + 3)).toBe('queued');
+      expect(await store.outbox.redeliver(partnerB, first!.event.id, 'default', t0 + 3)).toBe('unknown');
       const order: LaneClaim[] = [];
       for (let at = t0 + 3; order.length < 2; at += 1) {
         const [next] = await store.outbox.claim(at, 1000, 1);
@@ -651,15 +652,23 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(await store.outbox.attempts(10, partnerA)).toHaveLength(2);
     });
 
-    it("drops past a partner's queue cap that partner's deliveries only", async () => {
+    it("drops past a partner's queue cap that partner's deliveries only, saying so, and queues no redelivery past it", async () => {
       const dropped: string[] = [];
       const store = await fresh({ maxQueuedPerPartner: 2, onDropped: (event) => dropped.push(event.partnerId) });
       await store.outbox.disable('off', t0);
-      await store.outbox.append([1, 2, 3].map((n) => outboxEvent(companyId(`h${n}x`), n, ['off'])), t0);
+      const mine = [1, 2, 3].map((n) => outboxEvent(companyId(`h${n}x`), n, ['off']));
+      await store.outbox.append(mine, t0);
       await store.outbox.append([outboxEvent(companyId('b'), 9, ['on'], partnerB)], t0);
       expect((await store.outbox.deliveries(t0, 10, partnerB)).map((d) => [d.endpointId, d.state])).toEqual([['on', 'pending']]);
       expect((await store.outbox.deliveries(t0, 10, partnerA)).map((d) => d.state)).toEqual(['held', 'held']);
       expect(dropped).toEqual([partnerA]);
+      // The one dropped is listed so, with a line in the delivery journal; a redelivery past the cap is refused, unwritten.
+      const third = (await store.outbox.events(partnerA, { limit: 10 }, t0 + 1)).items.find((e) => e.id === mine[2]!.event.id);
+      expect(third?.deliveries).toEqual([{ endpointId: 'off', state: 'dropped', attempts: [expect.objectContaining({ endpointId: 'off', attempt: 0, outcome: 'dropped' })] }]);
+      expect((await store.outbox.attempts(10, partnerA)).map((a) => [a.eventId, a.outcome])).toEqual([[mine[2]!.event.id, 'dropped']]);
+      expect(await store.outbox.redeliver(partnerA, mine[0]!.event.id, 'on', t0 + 2)).toBe('full');
+      expect(await store.outbox.attempts(10, partnerA)).toHaveLength(1);
+      expect(await store.outbox.redeliver(partnerB, mine[0]!.event.id, 'on', t0 + 2)).toBe('unknown');
     });
 
     it('claims endpoint by endpoint within their free slots: a busy endpoint never keeps another waiting', async () => {
@@ -957,6 +966,57 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       expect(mine[0]).toBe(`req_${110 - mine.length}`);
       // Within budget, the whole journal: the noisy partner's share went, not the budget's bound.
       expect((await all()).length).toBe(mine.length + 3);
+    });
+
+    it("keeps an active partner's newest requests up to its share of the budget, however many keys another sends from", async () => {
+      const maxBytes = 256 * 1024;
+      const store = await fresh({ journalMaxBytes: maxBytes });
+      let n = 0;
+      const rounds = 300;
+      for (let round = 0; round < rounds; round += 1) {
+        // A batch as the journal writes one: B's request among a flood from keys never seen before, a request each.
+        const flood = Array.from({ length: 8 }, () => request((n += 1), { partnerId: `p${String(n).padStart(6, '0')}` }));
+        await store.journal.append([request((n += 1), { partnerId: partnerB, requestId: `b_${String(round).padStart(3, '0')}` }), ...flood]);
+      }
+      const kept: string[] = [];
+      for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+        const page = await store.journal.page({ limit: 100, before: cursor, partnerId: partnerB });
+        kept.unshift(...page.entries.map((e) => e.requestId));
+        cursor = page.next;
+      }
+      const bytesEach = Buffer.byteLength(JSON.stringify(request(n, { partnerId: partnerB, requestId: 'b_000' }))) + 1;
+      const guaranteed = Math.floor((maxBytes * partnerShare) / bytesEach);
+      expect(guaranteed).toBeGreaterThan(5);
+      // Its newest, as many as its share holds at least.
+      expect(kept.length).toBeGreaterThanOrEqual(guaranteed);
+      expect(kept.slice(-guaranteed)).toEqual(Array.from({ length: guaranteed }, (_, i) => `b_${String(rounds - guaranteed + i).padStart(3, '0')}`));
+    });
+
+    it('indexes the partners of a journal kept from before its indexes at its next append: one over its share gives first', async () => {
+      const maxBytes = 64 * 1024;
+      const store = await fresh({ journalMaxBytes: maxBytes });
+      const long = (n: number) => request(n, { path: `/v1/partner/customers/${'x'.repeat(200)}${n}`, partnerId: partnerB, requestId: `b_${n}` });
+      await store.journal.append(Array.from({ length: 100 }, (_, n) => long(n)));
+      // As an older version kept it: counts and chunks, and no index of who is over its share or active when.
+      const over = table<number>('journal_scopes_over', { ordered: true });
+      const recency = table<number>('journal_scope_recency', { ordered: true });
+      await store.store.write((tx) => {
+        for (const entry of tx.scan(over, within([], { limit: 1000 }))) tx.delete(over, entry.key);
+        for (const entry of tx.scan(recency, within([], { limit: 1000 }))) tx.delete(recency, entry.key);
+        tx.delete(table<number>('journal_scope_newest'), partnerB);
+        tx.delete(table<number>('journal_totals'), 'scopes_indexed');
+      });
+      for (let n = 0; n < 200; n += 1) await store.journal.append([request(1000 + n, { partnerId: `p${String(n).padStart(4, '0')}` })]);
+      const held = new Map<string, number>();
+      for (let cursor: number | undefined, first = true; first || cursor !== undefined; first = false) {
+        const page = await store.journal.page({ limit: 100, before: cursor });
+        for (const entry of page.entries) held.set(entry.partnerId ?? '', (held.get(entry.partnerId ?? '') ?? 0) + 1);
+        cursor = page.next;
+      }
+      // B, far over its share, gave the room: every fresh key kept its request (unindexed, B kept all its requests and
+      // the fresh keys pushed each other out).
+      expect(held.size - (held.has(partnerB) ? 1 : 0)).toBe(200);
+      expect(held.get(partnerB)).toBeLessThan(100);
     });
 
     it('counts only the partners whose requests it holds: a key whose requests all went is read no more while making room', async () => {

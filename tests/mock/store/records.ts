@@ -13,7 +13,8 @@ import { createCustomer, getCustomer, listCustomers, type CustomerRecord } from 
 import { getDocument, listDocuments } from '../../../mock/documents/document-records.ts';
 import { claimCompany, claimDue, commitStep, insertStep, nextStepDueAt, type NextStep, type StepClaim } from '../../../mock/formation/timeline-records.ts';
 import { idempotencyRecords, type IdempotencyLock, type StoredResponse } from '../../../mock/idempotency/idempotency-records.ts';
-import { appendRequests, encodeRequest, journalPage, type JournalQuery, type RequestRecord } from '../../../mock/journal/journal-records.ts';
+import { appendRequests } from '../../../mock/journal/journal-budget.ts';
+import { encodeRequest, journalPage, type JournalQuery, type RequestRecord } from '../../../mock/journal/journal-records.ts';
 import type { CompanyChange } from '../../../mock/formation/lifecycle.ts';
 import type { PageRequest } from '../../../mock/pagination/page.ts';
 import type { Store } from '../../../mock/store/store.ts';
