@@ -28,8 +28,6 @@ export interface ClassifiedChange extends Judgement {
   location: Location;
   /** What happened to the value at the pointer: a keyword that gained or lost its value counts as added or removed. */
   kind: DetectedChange['kind'];
-  /** What Redocly's own diff rules said of it, for comparison. */
-  differRules: DetectedChange['differRules'];
   /** For a breaking change made on purpose: why it is accepted (contract-changes/accepted.ts). */
   accepted?: string;
 }
@@ -70,7 +68,7 @@ export function classify(change: DetectedChange, contracts: Contracts): Classifi
     ...located.judgement,
     location: { pointer: change.pointer, scope: describeScope(segments, document), part: located.part, field: located.field },
     kind: effectiveKind(change),
-    differRules: change.differRules,
+
   };
 }
 

@@ -16,7 +16,7 @@ export interface Comparison {
 /** `accepted`: the breaking changes made on purpose (accepted.ts), judged as minor with their reason. */
 export async function compareContracts(before: JsonObject, after: JsonObject, accepted: readonly AcceptedEntry[] = []): Promise<Comparison> {
   const prepared = { before: await prepareForDiff(before), after: await prepareForDiff(after) };
-  const { changes, unused } = applyAccepted(classifyAll(await detectChanges(prepared.before, prepared.after), prepared), accepted);
+  const { changes, unused } = applyAccepted(classifyAll(detectChanges(prepared.before, prepared.after), prepared), accepted);
   return { changes, unusedAccepted: unused, level: highestLevel(changes) };
 }
 
