@@ -1,9 +1,9 @@
 /**
- * Puts a bundled contract into the shape the differ judges best. `redocly diff` reports a change to a shared
- * component only at its first use and reads `allOf` branches as separate schemas (an `allOf` branch that only
- * gained `examples` looks like a new schema), so every `$ref` is inlined first, giving each use its own location,
- * and every `allOf` is merged into one schema. Component bodies are then judged where they are used; under
- * `components` only the names remain (a generated client exports a type per name) and the security schemes.
+ * Puts a bundled contract into the shape the differ (detect.ts) judges best. Every `$ref` is inlined first, giving
+ * each use of a shared component its own place, judged on its own side (a request or a response), and every
+ * `allOf` is merged into one schema (a property that moved between `allOf` members, or a member that only gained
+ * `examples`, is no change). Component bodies are then judged where they are used; under `components` only the
+ * names remain (a generated client exports a type per name) and the security schemes.
  */
 import { bundle, createConfig } from '@redocly/openapi-core';
 import { merge, openApiMergeRules } from 'allof-merge';

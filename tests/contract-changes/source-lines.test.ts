@@ -15,10 +15,10 @@ const widgets = '#/paths/~1v1~1widgets';
 it('follows local $refs and allOf members within one file', () => {
   const placeOf = createSourceLines(join(fixtures, 'base.yaml'), fixtures);
   // Widget's status is in the second allOf member of Widget, reached through the 201 response's $ref.
-  expect(placeOf(`${widgets}/post/responses/201/content/application~1json/schema/properties/status/enum`)).toEqual({ file: 'base.yaml', line: 246 });
-  // WidgetName is shared: its maxLength is written once, on line 172, whichever use the change was found at.
-  expect(placeOf(`${widgets}/post/requestBody/content/application~1json/schema/properties/name/maxLength`)).toEqual({ file: 'base.yaml', line: 172 });
-  expect(placeOf(`${widgets}/get/responses/200/content/application~1json/schema/items/properties/name/maxLength`)).toEqual({ file: 'base.yaml', line: 172 });
+  expect(placeOf(`${widgets}/post/responses/201/content/application~1json/schema/properties/status/enum`)).toEqual({ file: 'base.yaml', line: 251 });
+  // WidgetName is shared: its maxLength is written once, on line 173, whichever use the change was found at.
+  expect(placeOf(`${widgets}/post/requestBody/content/application~1json/schema/properties/name/maxLength`)).toEqual({ file: 'base.yaml', line: 173 });
+  expect(placeOf(`${widgets}/get/responses/200/content/application~1json/schema/items/properties/name/maxLength`)).toEqual({ file: 'base.yaml', line: 173 });
 });
 
 let folder: string;
