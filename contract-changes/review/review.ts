@@ -16,11 +16,11 @@ import { bundleContract, prepareForDiff } from '../prepare.ts';
 import { formatVersion, listReleases, readRelease } from '../releases.ts';
 import { createSourceLines, type SourcePlace } from '../source-lines.ts';
 import { checkGitCheckout, checkoutContract, mergeBase, resolveRef } from './contract-at-ref.ts';
-import { operationAt, toEntries, type PlacedChange, type ReviewedChange, type Use } from './entries.ts';
+import { createPlacer, operationAt, toEntries, type ReviewedChange, type Use } from '../entries.ts';
 import { examplesMadeInvalid, type ExampleFailure } from './example-checks.ts';
 import { introducedLintFindings, type LintFinding } from './lint-findings.ts';
 
-export type { Action, ReviewedChange, Statement, Use } from './entries.ts';
+export type { Action, ReviewedChange, Statement, Use } from '../entries.ts';
 
 /** An example the change made invalid, said once however many operations show it. */
 export interface PlacedExampleFailure {
@@ -71,10 +71,8 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
     const prepared = { working: await prepareForDiff(working), before: await prepareForDiff(before) };
     const release = latest === undefined ? undefined : await prepareForDiff(await readRelease(latest, join(projectRoot, 'releases')));
     const placeOf = createSourceLines(workingRoot, projectRoot);
-    const place = (change: ClassifiedChange, breaksRelease: boolean, was: JsonObject): PlacedChange => {
-      const removed = change.kind === 'removed';
-      return { change, place: placeOf(change.location.pointer, removed), breaksRelease, contract: removed ? was : working };
-    };
+    const placeChange = createPlacer(workingRoot, projectRoot, { before, after: working });
+    const placeBreak = createPlacer(workingRoot, projectRoot, { before: release ?? working, after: working });
 
     const releaseBreaks = release === undefined ? [] : unacceptedBreaking(comparePrepared({ before: release, after: prepared.working }, accepted).changes);
     const breakingAt = new Set(releaseBreaks.map((change) => change.location.pointer));
@@ -88,8 +86,8 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
       base: { ref: base ?? `the merge base with ${defaultBranch}`, commit },
       ...(latest === undefined ? {} : { release: formatVersion(latest) }),
       breaksRelease: releaseBreaks.length > 0,
-      changes: toEntries(changes.map((change) => place(change, brings(change), before))),
-      breaksAtBase: toEntries(releaseBreaks.filter((change) => !brought.has(change.location.pointer)).map((change) => place(change, false, release ?? working))),
+      changes: toEntries(changes.map((change) => placeChange(change, brings(change)))),
+      breaksAtBase: toEntries(releaseBreaks.filter((change) => !brought.has(change.location.pointer)).map((change) => placeBreak(change, false))),
       lint: await lint,
       examples: placeExamples(examples, prepared.working, placeOf),
     };

@@ -5,13 +5,21 @@
  * accepted by listCompanies' filter), the required field breaks createCompany's requests (and says nothing of the
  * responses that never carry it), the optional field is an addition. The review runs in process, once.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAccepted } from '../../contract-changes/accepted.ts';
+import { compareContracts } from '../../contract-changes/compare.ts';
+import { createPlacer } from '../../contract-changes/entries.ts';
+import { bundleContract } from '../../contract-changes/prepare.ts';
+import { formatBreakingReport } from '../../contract-changes/report.ts';
 import { formatGithub } from '../../contract-changes/review/formats/github.ts';
 import { formatHtml } from '../../contract-changes/review/formats/html.ts';
 import { formatJunit } from '../../contract-changes/review/formats/junit.ts';
 import { formatMarkdown } from '../../contract-changes/review/formats/markdown.ts';
 import { formatText } from '../../contract-changes/review/formats/text.ts';
 import type { Review } from '../../contract-changes/review/review.ts';
+import type { JsonObject } from '../../contract-model/document.ts';
 import { addThreeEdits, createReviewProject, reviewProject, type ReviewProject } from './support/review-project.ts';
 
 const enumValue = { place: 'openapi/components/schemas/FormationStatus.yaml:6', breaks: true };
@@ -112,6 +120,17 @@ it('marks the two breaks in each format, and the addition as none', () => {
   const html = formatHtml(review);
   expect(html.match(/<li class="breaking"><strong>✖ Changed<\/strong>/g)).toHaveLength(2);
   expect(html).toContain('<li class="added"><strong>Added</strong> CustomerCreateRequest › /middleName');
+});
+
+it('check:breaking says each breaking edit once too, with where it applies', async () => {
+  const root = join(project.folder, 'openapi', 'openapi.yaml');
+  const [released, working] = [JSON.parse(await readFile(join(project.folder, 'releases', 'openapi-1.0.0.json'), 'utf8')) as JsonObject, await bundleContract(root)];
+  const { changes } = await compareContracts(released, working, await readAccepted(join(project.folder, 'contract-changes', 'accepted-breaking-changes.yaml')));
+  const report = formatBreakingReport(changes, 'release 1.0.0', createPlacer(root, project.folder, { before: released, after: working }));
+  expect(report).toMatch(/^2 breaking changes against release 1\.0\.0:\n/);
+  expect(count(report, '✖ FormationStatus  (openapi/components/schemas/FormationStatus.yaml:6)')).toBe(1);
+  expect(report).toContain(`    ${statements[0]}\n    why: clients may switch over the documented values exhaustively`);
+  expect(count(report, '✖ ResponsibleParty  (openapi/components/schemas/ResponsibleParty.yaml:7)')).toBe(1);
 });
 
 it('links nothing of the docs unless given the proposed contract\'s, then each operation it names', () => {

@@ -4,7 +4,8 @@
  * example that no longer validates an `::error`, and the verdict last.
  */
 import type { Review, ReviewedChange } from '../review.ts';
-import { actionNames, appliesTo, changeText, placeText, titleOf, verdictSentence } from './words.ts';
+import { appliesTo, changeText, placeText, titleOf } from '../../entries.ts';
+import { actionNames, verdictSentence } from './words.ts';
 
 interface Annotation {
   level: 'error' | 'warning' | 'notice';

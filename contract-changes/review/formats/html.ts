@@ -4,7 +4,8 @@
  * `--docs URL`, the reference docs of the proposed contract, each operation named links to its section there.
  */
 import type { Review, ReviewedChange, Use } from '../review.ts';
-import { actionNames, appliesTo, baseName, breaksFirst, placeText, titleOf, verdictSentence, type Place, type Renderer } from './words.ts';
+import { appliesTo, placeText, titleOf, type Place, type Renderer } from '../../entries.ts';
+import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface HtmlOptions {
   /** The reference docs of the proposed contract: each operation named links to its section there. */

@@ -4,7 +4,8 @@
  * other change, and one failing test case per lint finding introduced and per example that no longer validates.
  */
 import type { Review, ReviewedChange } from '../review.ts';
-import { actionNames, appliesTo, changeText, placeText, titleOf, verdictSentence } from './words.ts';
+import { appliesTo, changeText, placeText, titleOf } from '../../entries.ts';
+import { actionNames, verdictSentence } from './words.ts';
 
 interface Case {
   classname: string;

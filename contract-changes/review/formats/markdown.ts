@@ -1,6 +1,7 @@
 /** The review as Markdown, fit for a pull-request comment (GitHub and GitLab render it alike). */
 import type { Review, ReviewedChange } from '../review.ts';
-import { actionNames, appliesTo, baseName, breaksFirst, placeText, statementWithWhy, titleOf, verdictSentence, type Place } from './words.ts';
+import { appliesTo, placeText, statementWithWhy, titleOf, type Place } from '../../entries.ts';
+import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface MarkdownOptions {
   /** Where the files can be read on the web (`https://github.com/o/r/blob/<sha>/`): each place links there. */

@@ -1,6 +1,7 @@
 /** The review as plain text, for a terminal or a CI log. */
 import type { Review, ReviewedChange } from '../review.ts';
-import { actionNames, appliesTo, baseName, breaksFirst, placeText, plural, statementText, titleOf, verdictSentence } from './words.ts';
+import { appliesTo, placeText, plural, statementText, titleOf } from '../../entries.ts';
+import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export function formatText(review: Review): string {
   const lines = [`Contract review: openapi/ against ${baseName(review)}`, '', verdictSentence(review)];

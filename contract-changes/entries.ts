@@ -1,12 +1,12 @@
 /**
  * One entry per edit of `openapi/`. The gate judges a change at each place of the bundled contract it shows up in
- * (a shared enum in the responses of seven operations and in a query parameter); a reviewer reads the edit once, at
- * its file and line, with what it does on each side and where it applies.
+ * (a shared enum in the responses of seven operations and in a query parameter); a reader (of the review, of
+ * `check:breaking`) reads the edit once, at its file and line, with what it does on each side and where it applies.
  */
-import type { Category, ClassifiedChange, Judgement } from '../classify.ts';
-import { fieldPath, isMethod, parsePointer, schemaPosition, valueAt } from '../location.ts';
-import type { SourcePlace } from '../source-lines.ts';
-import type { JsonObject } from '../../contract-model/document.ts';
+import type { JsonObject } from '../contract-model/document.ts';
+import type { Category, ClassifiedChange, Judgement } from './classify.ts';
+import { fieldPath, isMethod, parsePointer, schemaPosition, valueAt } from './location.ts';
+import { createSourceLines, type SourcePlace } from './source-lines.ts';
 
 /** How a partner would say it: what the edit did to the thing at its place. */
 export type Action = 'added' | 'changed' | 'deprecated' | 'removed';
@@ -55,6 +55,20 @@ export interface PlacedChange {
 }
 
 const severity: Category[] = ['breaking', 'deprecated', 'added', 'changed'];
+
+/**
+ * Places changes found between two bundled contracts in the source of the later one (`rootFile`, its
+ * `openapi/openapi.yaml`): what was removed is found where it was, and read in the earlier contract.
+ */
+export function createPlacer(
+  rootFile: string, projectRoot: string, contracts: { before: JsonObject; after: JsonObject },
+): (change: ClassifiedChange, breaksRelease: boolean) => PlacedChange {
+  const placeOf = createSourceLines(rootFile, projectRoot);
+  return (change, breaksRelease) => {
+    const removed = change.kind === 'removed';
+    return { change, place: placeOf(change.location.pointer, removed), breaksRelease, contract: removed ? contracts.before : contracts.after };
+  };
+}
 
 /** Groups the changes into one entry per edit: the same file, line, keyword and kind of change. */
 export function toEntries(placed: readonly PlacedChange[]): ReviewedChange[] {
@@ -126,3 +140,90 @@ export function subjectOf(place: SourcePlace): string {
   const field = fieldPath(schemaPath);
   return field === '' ? name : `${name} › ${field}`;
 }
+
+// ——— Their words, shared by the review's formats and check:breaking's report ———
+
+const maxNamed = 8;
+
+/** How a format writes the words of `appliesTo`: plain text, or escaped with each operation linked. */
+export interface Renderer {
+  text(words: string): string;
+  name(use: Use, shown: string): string;
+}
+
+const plainText: Renderer = { text: (words) => words, name: (_use, shown) => shown };
+
+/**
+ * Where a statement applies, by part of the exchange: "the responses of 7 operations: listCompanies, …", "the
+ * query parameter status of listCompanies", "the payload of webhook document.ready".
+ */
+export function appliesTo(uses: readonly Use[], render: Renderer = plainText): string {
+  const byRole = new Map<string, { role: Role | undefined; uses: Use[] }>();
+  for (const use of uses) {
+    const role = roleOf(use.part);
+    const group = byRole.get(role?.singular ?? '') ?? { role, uses: [] };
+    if (!group.uses.some((other) => nameOf(other) === nameOf(use))) group.uses.push(use);
+    byRole.set(role?.singular ?? '', group);
+  }
+  return [...byRole.values()].map(({ role, uses: named }) => {
+    const webhooks = named.length > 1 && named.every((use) => nameOf(use).startsWith('webhook '));
+    const shown = named.slice(0, maxNamed).map((use) => render.name(use, webhooks ? nameOf(use).replace(/^webhook /, '') : nameOf(use)));
+    const list = shown.join(render.text(', ')) + (named.length > maxNamed ? render.text(`, and ${named.length - maxNamed} more`) : '');
+    if (role === undefined) return list;
+    if (named.length === 1) return `${render.text(`${role.singular} of `)}${list}`;
+    return `${render.text(`${role.plural} of ${named.length} ${webhooks ? 'webhooks' : 'operations'}: `)}${list}`;
+  }).join(render.text('; '));
+}
+
+/** The operation as the docs name it (its operationId), or a webhook by its event, or the scope. */
+export function nameOf(use: Use): string {
+  return use.scope.startsWith('webhook ') ? use.scope : use.operation?.operationId ?? use.scope;
+}
+
+interface Role {
+  singular: string;
+  plural: string;
+}
+
+/** The part of an exchange, as a phrase: `response 200 body` → the response(s), `query parameter status` as it is. */
+function roleOf(part: string): Role | undefined {
+  if (part === '') return undefined;
+  const same = (phrase: string): Role => ({ singular: phrase, plural: phrase });
+  if (/^response \S+ header /.test(part)) return same(`the ${part.replace(/^response \S+ /, 'response ')}`);
+  if (/^response\b/.test(part)) return { singular: 'the response', plural: 'the responses' };
+  if (part.startsWith('request body')) return { singular: 'the request body', plural: 'the request bodies' };
+  if (part === 'payload') return { singular: 'the payload', plural: 'the payloads' };
+  if (part.startsWith("partner's answer")) return { singular: 'the answer', plural: 'the answers' };
+  return same(`the ${part}`);
+}
+
+
+/** A file and line under openapi/: where an edit, a lint finding or an example is. */
+export type Place = Pick<SourcePlace, 'file' | 'line'>;
+
+export const placeText = (place: Place): string => `${place.file}:${place.line}`;
+
+export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** `FormationStatus` or, for an edit its file does not name, the operation or part it is in. */
+export function titleOf(change: ReviewedChange): string {
+  if (change.subject !== '') return change.subject;
+  const [use] = change.statements[0]!.uses;
+  return use === undefined ? '' : nameOf(use);
+}
+
+/** `enum values added: "ON_HOLD" — in the responses of 7 operations: listCompanies, …` */
+export function statementText(statement: Statement): string {
+  const where = appliesTo(statement.uses);
+  return where === '' ? statement.what : `${statement.what} — in ${where}`;
+}
+
+/** The statement and, for a break, why it breaks and whether it was accepted on purpose. */
+export function statementWithWhy(statement: Statement): string {
+  const why = statement.category === 'breaking' && statement.why !== undefined ? ` (${statement.why})` : '';
+  const accepted = statement.accepted === undefined ? '' : ` — accepted: ${statement.accepted}`;
+  return `${statementText(statement)}${why}${accepted}`;
+}
+
+/** Every statement of a change, in one line. */
+export const changeText = (change: ReviewedChange): string => change.statements.map(statementWithWhy).join('; ');
