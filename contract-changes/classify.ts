@@ -10,6 +10,7 @@ import {
   describeScope, fieldPath, isMethod, listedSubschemas, namedSubschemas, parsePointer, schemaPosition, valueAt,
   type Location, type Side,
 } from './location.ts';
+import { patternIncludes } from './pattern-inclusion.ts';
 
 export type Category = 'breaking' | 'added' | 'changed' | 'deprecated';
 /** The semantic-version part a release with this change must raise at least. */
@@ -654,14 +655,17 @@ function judgeType(before: unknown, after: unknown, side: Side): Judgement {
 /**
  * Keywords that restrict values: gaining one narrows, losing one widens, changing one does either. What the partner
  * sends may only widen; what it receives only narrow (a client that parsed the old `format` or matched the old
- * `pattern` breaks on a value that no longer fits it).
+ * `pattern` breaks on a value that no longer fits it). A changed `pattern` narrows or widens when one of the two is
+ * known to accept all the other does (pattern-inclusion.ts); otherwise it is taken to do both.
  */
 function judgeRestriction(keyword: string, before: unknown, after: unknown, side: Side): Judgement {
   const what = `${keyword} ${before === undefined ? `set to ${JSON.stringify(after)}` : after === undefined
     ? `${JSON.stringify(before)} removed` : `${JSON.stringify(before)} → ${JSON.stringify(after)}`}`;
   const isUnique = keyword === 'uniqueItems';
-  const widens = after === undefined || (isUnique && after === false);
-  const narrows = (before === undefined && !(isUnique && after === false)) || (isUnique && after === true && before !== true);
+  const patterns = keyword === 'pattern' && typeof before === 'string' && typeof after === 'string';
+  const widens = after === undefined || (isUnique && after === false) || (patterns && patternIncludes(after, before));
+  const narrows = (before === undefined && !(isUnique && after === false)) || (isUnique && after === true && before !== true)
+    || (patterns && patternIncludes(before, after));
   if (side === 'request') return widens ? loosened(what) : breaking(what, refusedRequest);
   return narrows ? loosened(what) : breaking(what, unexpectedResponse);
 }
