@@ -5,8 +5,8 @@
  */
 import type { JsonObject } from '../contract-model/document.ts';
 import type { Category, ClassifiedChange, Judgement } from './classify.ts';
-import { fieldPath, isMethod, parsePointer, schemaPosition, valueAt } from './location.ts';
-import { createSourceLines, type SourcePlace } from './source-lines.ts';
+import { fieldPath, isMethod, namedSubschemas, parsePointer, schemaPosition, valueAt } from './location.ts';
+import type { SourceLines, SourcePlace } from './source-lines.ts';
 
 /** How a partner would say it: what the edit did to the thing at its place. */
 export type Action = 'added' | 'changed' | 'deprecated' | 'removed';
@@ -57,13 +57,10 @@ export interface PlacedChange {
 const severity: Category[] = ['breaking', 'deprecated', 'added', 'changed'];
 
 /**
- * Places changes found between two bundled contracts in the source of the later one (`rootFile`, its
- * `openapi/openapi.yaml`): what was removed is found where it was, and read in the earlier contract.
+ * Places changes found between two bundled contracts in the source of the later one (`placeOf` reads its files):
+ * what was removed is found where it was, and read in the earlier contract.
  */
-export function createPlacer(
-  rootFile: string, projectRoot: string, contracts: { before: JsonObject; after: JsonObject },
-): (change: ClassifiedChange, breaksRelease: boolean) => PlacedChange {
-  const placeOf = createSourceLines(rootFile, projectRoot);
+export function createPlacer(placeOf: SourceLines, contracts: { before: JsonObject; after: JsonObject }): (change: ClassifiedChange, breaksRelease: boolean) => PlacedChange {
   return (change, breaksRelease) => {
     const removed = change.kind === 'removed';
     return { change, place: placeOf(change.location.pointer, removed), breaksRelease, contract: removed ? contracts.before : contracts.after };
@@ -80,10 +77,13 @@ export function toEntries(placed: readonly PlacedChange[]): ReviewedChange[] {
   const entries = [...byEdit.values()].map((items): ReviewedChange => {
     const statements = toStatements(items);
     const first = items.find((item) => item.change.category === statements[0]!.category)!;
+    const segments = parsePointer(first.change.location.pointer);
+    // Something removed is found where it was: the map that held it, which does not name it.
+    const removed = first.change.kind === 'removed' && namedSubschemas.has(segments.at(-2) ?? '') ? segments.at(-1) : undefined;
     return {
       action: actionOf(first.change),
       place: first.place,
-      subject: subjectOf(first.place),
+      subject: subjectOf(first.place, removed),
       statements,
       breaksRelease: statements.some((statement) => statement.breaksRelease),
     };
@@ -132,12 +132,12 @@ function actionOf(change: ClassifiedChange): Action {
  * The component an edit is in, named as its file is (`components/schemas/FormationStatus.yaml`, or an entry of the
  * root's `components`), with the field below it. Nothing for an edit to a path or the root: its uses name it.
  */
-export function subjectOf(place: SourcePlace): string {
+export function subjectOf(place: SourcePlace, removed?: string): string {
   const inRoot = place.path[0] === 'components' && place.path.length >= 3;
   const name = inRoot ? place.path[2]! : /(^|\/)components\/[^/]+\/([^/]+)\.ya?ml$/.exec(place.file)?.[2];
   if (name === undefined) return '';
   const { schemaPath } = schemaPosition(place.path.slice(inRoot ? 3 : 0));
-  const field = fieldPath(schemaPath);
+  const field = `${fieldPath(schemaPath)}${removed === undefined ? '' : `/${removed}`}`;
   return field === '' ? name : `${name} › ${field}`;
 }
 

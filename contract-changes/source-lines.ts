@@ -29,11 +29,11 @@ interface Walked {
 
 type Parsed = YamlParserResult<unknown>;
 
-/**
- * `rootFile`: the contract's root (`openapi/openapi.yaml`); `projectRoot`: what the places are relative to. A list
- * item that was `removed` is numbered as it was: it is found where its list is, not at the item now at its index.
- */
-export function createSourceLines(rootFile: string, projectRoot: string): (pointer: string, removed?: boolean) => SourcePlace {
+/** The place of a pointer; a list item that was `removed` is numbered as it was, so it is found where its list is. */
+export type SourceLines = (pointer: string, removed?: boolean) => SourcePlace;
+
+/** `rootFile`: the contract's root (`openapi/openapi.yaml`); `projectRoot`: what the places are relative to. */
+export function createSourceLines(rootFile: string, projectRoot: string): SourceLines {
   const files = new Map<string, Parsed>();
   const parsed = (file: string): Parsed => {
     let result = files.get(file);

@@ -9,6 +9,7 @@ import { createPlacer, plural, toEntries } from '../entries.ts';
 import { bundleContract } from '../prepare.ts';
 import { formatBreakingReport } from '../report.ts';
 import { contractRoot, formatVersion, listReleases, parseVersion, projectRoot, readRelease } from '../releases.ts';
+import { createSourceLines } from '../source-lines.ts';
 import { exitWith, usageError } from './cli-support.ts';
 
 const help = `Usage: npm run check:breaking [-- --against VERSION] [--json]
@@ -38,7 +39,7 @@ async function main(): Promise<number> {
   if (values.json === true) {
     console.log(JSON.stringify(changes, null, 2));
   } else {
-    const place = createPlacer(contractRoot, projectRoot, { before: released, after: working });
+    const place = createPlacer(createSourceLines(contractRoot, projectRoot), { before: released, after: working });
     console.log(formatBreakingReport(changes, `release ${formatVersion(against)}`, place));
     // Counted as edits of openapi/, as the report and the review list them.
     const others = toEntries(changes.filter((change) => change.category !== 'breaking' || change.accepted !== undefined).map((change) => place(change, false))).length;

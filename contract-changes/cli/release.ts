@@ -19,6 +19,7 @@ import {
   changelogFile, contractRoot, formatVersion, listReleases, parseVersion, projectRoot, readRelease, refuseVersion,
   releaseFileName, releasesFolder,
 } from '../releases.ts';
+import { createSourceLines } from '../source-lines.ts';
 import { exitWith, usageError } from './cli-support.ts';
 
 const help = `Usage: npm run release:contract -- VERSION [--date YYYY-MM-DD] [--dry-run]
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
     }
     const refusal = refuseVersion(version, latest, comparison.level);
     if (refusal !== undefined) {
-      const place = createPlacer(contractRoot, projectRoot, { before: released, after: working });
+      const place = createPlacer(createSourceLines(contractRoot, projectRoot), { before: released, after: working });
       const breaking = comparison.level === 'major' ? `\n\n${formatBreakingReport(comparison.changes, `release ${formatVersion(latest)}`, place)}` : '';
       return usageError(`${refusal}${breaking}`);
     }

@@ -14,9 +14,9 @@ import { detectChanges } from '../detect.ts';
 import { describeScope, parsePointer, valueAt } from '../location.ts';
 import { bundleContract, prepareForDiff } from '../prepare.ts';
 import { formatVersion, listReleases, readRelease } from '../releases.ts';
-import { createSourceLines, type SourcePlace } from '../source-lines.ts';
-import { checkGitCheckout, checkoutContract, mergeBase, resolveRef } from './contract-at-ref.ts';
+import { createSourceLines, type SourceLines, type SourcePlace } from '../source-lines.ts';
 import { createPlacer, operationAt, toEntries, type ReviewedChange, type Use } from '../entries.ts';
+import { checkGitCheckout, checkoutContract, mergeBase, resolveRef } from './contract-at-ref.ts';
 import { examplesMadeInvalid, type ExampleFailure } from './example-checks.ts';
 import { introducedLintFindings, type LintFinding } from './lint-findings.ts';
 
@@ -71,8 +71,8 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
     const prepared = { working: await prepareForDiff(working), before: await prepareForDiff(before) };
     const release = latest === undefined ? undefined : await prepareForDiff(await readRelease(latest, join(projectRoot, 'releases')));
     const placeOf = createSourceLines(workingRoot, projectRoot);
-    const placeChange = createPlacer(workingRoot, projectRoot, { before, after: working });
-    const placeBreak = createPlacer(workingRoot, projectRoot, { before: release ?? working, after: working });
+    const placeChange = createPlacer(placeOf, { before, after: working });
+    const placeBreak = createPlacer(placeOf, { before: release ?? working, after: working });
 
     const releaseBreaks = release === undefined ? [] : unacceptedBreaking(comparePrepared({ before: release, after: prepared.working }, accepted).changes);
     const breakingAt = new Set(releaseBreaks.map((change) => change.location.pointer));
@@ -97,7 +97,7 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
 }
 
 /** One entry per example (its file and line), with every place the docs show it. */
-function placeExamples(failures: readonly ExampleFailure[], working: JsonObject, placeOf: ReturnType<typeof createSourceLines>): PlacedExampleFailure[] {
+function placeExamples(failures: readonly ExampleFailure[], working: JsonObject, placeOf: SourceLines): PlacedExampleFailure[] {
   const byPlace = new Map<string, PlacedExampleFailure>();
   for (const failure of failures) {
     const place = placeOf(failure.pointer);

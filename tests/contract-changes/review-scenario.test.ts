@@ -13,6 +13,7 @@ import { compareContracts } from '../../contract-changes/compare.ts';
 import { createPlacer } from '../../contract-changes/entries.ts';
 import { bundleContract } from '../../contract-changes/prepare.ts';
 import { formatBreakingReport } from '../../contract-changes/report.ts';
+import { createSourceLines } from '../../contract-changes/source-lines.ts';
 import { formatGithub } from '../../contract-changes/review/formats/github.ts';
 import { formatHtml } from '../../contract-changes/review/formats/html.ts';
 import { formatJunit } from '../../contract-changes/review/formats/junit.ts';
@@ -126,7 +127,7 @@ it('check:breaking says each breaking edit once too, with where it applies', asy
   const root = join(project.folder, 'openapi', 'openapi.yaml');
   const [released, working] = [JSON.parse(await readFile(join(project.folder, 'releases', 'openapi-1.0.0.json'), 'utf8')) as JsonObject, await bundleContract(root)];
   const { changes } = await compareContracts(released, working, await readAccepted(join(project.folder, 'contract-changes', 'accepted-breaking-changes.yaml')));
-  const report = formatBreakingReport(changes, 'release 1.0.0', createPlacer(root, project.folder, { before: released, after: working }));
+  const report = formatBreakingReport(changes, 'release 1.0.0', createPlacer(createSourceLines(root, project.folder), { before: released, after: working }));
   expect(report).toMatch(/^2 breaking changes against release 1\.0\.0:\n/);
   expect(count(report, '✖ FormationStatus  (openapi/components/schemas/FormationStatus.yaml:6)')).toBe(1);
   expect(report).toContain(`    ${statements[0]}\n    why: clients may switch over the documented values exhaustively`);
