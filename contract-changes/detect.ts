@@ -24,12 +24,13 @@ export interface DetectedChange {
   after?: unknown;
 }
 
-/** Objects whose keys are names the author chose: each entry is compared with the entry of the same name. */
+/**
+ * Objects whose keys are names the author chose: each entry is compared with the entry of the same name. So is
+ * every map of `components` (prepare.ts leaves their names, and the security schemes whole).
+ */
 const maps = new Set([
   'paths', 'webhooks', 'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'responses',
-  'content', 'headers', 'scopes', 'securitySchemes', 'callbacks', 'links', 'encoding', 'variables', 'mapping',
-  // The maps of `components` (prepare.ts leaves their names, and the security schemes whole).
-  'schemas', 'parameters', 'requestBodies', 'examples', 'pathItems',
+  'content', 'headers', 'scopes', 'callbacks', 'links', 'encoding', 'variables', 'mapping',
 ]);
 
 /** Values that are data, not structure: compared whole, wherever they are. */
@@ -89,24 +90,17 @@ export function detectChanges(before: JsonObject, after: JsonObject): DetectedCh
     } else if (removed.length === 1 && added.length === 1 && equal(was[removed[0]!], now[added[0]!])) {
       renamed.set(added[0]!, removed[0]!);
     }
-    compareMaps(at, was, now, (place, a, b) => compareNode(place, a, b), renamed);
-  };
-
-  const compareMaps = (
-    at: Segments, was: JsonObject, now: JsonObject, compareEntry: (at: Segments, was: unknown, now: unknown) => void,
-    renamed = new Map<string, string>(),
-  ): void => {
     const renamedFrom = new Set(renamed.values());
     for (const name of keysOf(was, now)) {
       if (renamedFrom.has(name)) continue;
       const old = renamed.get(name);
       if (old !== undefined) {
         report([...at, name, 'key'], old, name);
-        compareEntry([...at, name], was[old], now[name]);
+        compareNode([...at, name], was[old], now[name]);
       } else if (!(name in was) || !(name in now)) {
         report([...at, name], was[name], now[name]);
       } else {
-        compareEntry([...at, name], was[name], now[name]);
+        compareNode([...at, name], was[name], now[name]);
       }
     }
   };
