@@ -7,7 +7,7 @@
 import type { JsonObject } from '../contract-model/document.ts';
 import type { DetectedChange } from './detect.ts';
 import {
-  describeScope, fieldPath, isMethod, listedSubschemas, namedSubschemas, parsePointer, schemaPosition, valueAt,
+  describeScope, fieldPath, isMethod, keptOutBy, listedSubschemas, namedSubschemas, parsePointer, schemaPosition, valueAt,
   type Location, type Side,
 } from './location.ts';
 import { patternIncludes } from './pattern-inclusion.ts';
@@ -424,9 +424,6 @@ interface SchemaAt {
   contracts: Contracts;
   side: Side;
 }
-
-/** The keyword that keeps a field out of a side: `readOnly` out of what the partner sends, `writeOnly` out of what it receives. */
-const keptOutBy: Record<Side, 'readOnly' | 'writeOnly'> = { request: 'readOnly', response: 'writeOnly' };
 
 /**
  * Whether the field at `path` (or one it is inside) is kept out of the schema's side in each contract that has it:

@@ -14,8 +14,7 @@ import type { ErrorObject } from 'ajv';
 import type { ContractDocument, JsonObject } from '../../contract-model/document.ts';
 import { createSchemaCompiler, type SchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
-import type { Side } from '../location.ts';
-import { formatPointer, isMethod, listedSubschemas, namedSubschemas, singleSubschemas, valueAt } from '../location.ts';
+import { formatPointer, isMethod, keptOutBy, listedSubschemas, namedSubschemas, singleSubschemas, valueAt, type Side } from '../location.ts';
 
 export interface ExampleFailure {
   /** The example in the working contract (prepared): `…/content/application~1json/examples/minimal/value`. */
@@ -81,7 +80,7 @@ function checker(contract: JsonObject): (example: Example) => string[] {
  * `writeOnly` ones in what it receives (OpenAPI 3.1, Schema Object, readOnly and writeOnly).
  */
 export function asSideSees(schema: unknown, side: Side): JsonObject {
-  const keptOut = side === 'request' ? 'readOnly' : 'writeOnly';
+  const keptOut = keptOutBy[side];
   const walk = (node: unknown): unknown => {
     if (!isObject(node) || Array.isArray(node)) return node;
     const copy: JsonObject = { ...node };
