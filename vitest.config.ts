@@ -13,7 +13,8 @@ export const slowGroups = {
   browser: ['tests/browser/**/*.test.ts'],
   // State that outlives a process: Redis servers, replicas, SQLite files, processes killed and restarted.
   state: ['tests/mock/state/**/*.test.ts', 'tests/mock/store/conformance.test.ts'],
-  // The breaking-change gate and the release flow, run as CLIs over git histories of the contract.
+  // The breaking-change gate, the review and the release flow: in process, and as CLIs where a test needs one (the
+  // review's exit statuses and files, the CI templates' steps, the release commands) over git histories of the contract.
   'contract-changes': ['tests/contract-changes/**/*.test.ts'],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -7,9 +7,10 @@
 import type { JsonObject } from '../contract-model/document.ts';
 import type { DetectedChange } from './detect.ts';
 import {
-  describeScope, fieldPath, isMethod, listedSubschemas, namedSubschemas, parsePointer, schemaPosition, valueAt,
+  describeScope, fieldPath, isMethod, keptOutBy, listedSubschemas, namedSubschemas, parsePointer, schemaPosition, valueAt,
   type Location, type Side,
 } from './location.ts';
+import { patternIncludes } from './pattern-inclusion.ts';
 
 export type Category = 'breaking' | 'added' | 'changed' | 'deprecated';
 /** The semantic-version part a release with this change must raise at least. */
@@ -28,8 +29,6 @@ export interface ClassifiedChange extends Judgement {
   location: Location;
   /** What happened to the value at the pointer: a keyword that gained or lost its value counts as added or removed. */
   kind: DetectedChange['kind'];
-  /** What Redocly's own diff rules said of it, for comparison. */
-  differRules: DetectedChange['differRules'];
   /** For a breaking change made on purpose: why it is accepted (contract-changes/accepted.ts). */
   accepted?: string;
 }
@@ -55,6 +54,7 @@ const unjudged = (what: string): Judgement =>
 const annotations = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', '$comment', 'tags']);
 const refusedRequest = 'a request that was valid before is refused now';
 const unexpectedResponse = 'a client that relied on what the contract promised may now receive something else';
+const beyondBound = 'a client that sized or checked the value by the old bound may now receive one beyond it';
 
 export interface Contracts {
   /** Both prepared (prepareForDiff), as the change pointers refer to them. */
@@ -62,15 +62,17 @@ export interface Contracts {
   after: JsonObject;
 }
 
-export function classify(change: DetectedChange, contracts: Contracts): ClassifiedChange {
+/** The change as a partner sees it; nothing when no partner sees it (inside a field kept out of that side). */
+export function classify(change: DetectedChange, contracts: Contracts): ClassifiedChange | undefined {
   const segments = parsePointer(change.pointer);
   const document = change.kind === 'removed' ? contracts.before : contracts.after;
   const located = judgeDocumentChange(change, segments, contracts);
+  if (located === undefined) return undefined;
   return {
     ...located.judgement,
     location: { pointer: change.pointer, scope: describeScope(segments, document), part: located.part, field: located.field },
     kind: effectiveKind(change),
-    differRules: change.differRules,
+
   };
 }
 
@@ -88,7 +90,7 @@ interface Located {
 
 const whole = (judgement: Judgement, part = ''): Located => ({ judgement, part, field: '' });
 
-function judgeDocumentChange(change: DetectedChange, segments: string[], contracts: Contracts): Located {
+function judgeDocumentChange(change: DetectedChange, segments: string[], contracts: Contracts): Located | undefined {
   const [root, name, third] = segments;
   switch (root) {
     case 'paths':
@@ -159,7 +161,7 @@ function judgeMetadata(change: DetectedChange, keyword: string | undefined): Jud
 
 function judgeOperation(
   change: DetectedChange, rest: string[], operation: string[], contracts: Contracts, kind: 'paths' | 'webhooks',
-): Located {
+): Located | undefined {
   // A webhook inverts the exchange: the API sends the request (the partner reads it) and the partner answers.
   const bodySide: Side = kind === 'paths' ? 'request' : 'response';
   const answerSide: Side = kind === 'paths' ? 'response' : 'request';
@@ -189,9 +191,10 @@ function judgeOperation(
   }
 }
 
-function judgeParameter(change: DetectedChange, rest: string[], parameterPath: string[], contracts: Contracts, side: Side): Located {
-  const document = change.kind === 'removed' ? contracts.before : contracts.after;
-  const parameter = (valueAt(document, parameterPath) ?? valueAt(contracts.before, parameterPath) ?? {}) as JsonObject;
+function judgeParameter(change: DetectedChange, rest: string[], parameterPath: string[], contracts: Contracts, side: Side): Located | undefined {
+  // A parameter removed is numbered as it was; any other change, as it is now (detect.ts).
+  const removedWhole = change.kind === 'removed' && rest.length === 2;
+  const parameter = (valueAt(removedWhole ? contracts.before : contracts.after, parameterPath) ?? valueAt(contracts.before, parameterPath) ?? {}) as JsonObject;
   const part = `${String(parameter.in ?? '')} parameter ${String(parameter.name ?? rest[1])}`.trim();
   const [, , keyword] = rest;
   if (keyword === undefined) {
@@ -218,7 +221,7 @@ function judgeParameter(change: DetectedChange, rest: string[], parameterPath: s
     'the parameter is sent or read differently (name, place or serialization)'), part);
 }
 
-function judgeRequestBody(change: DetectedChange, rest: string[], contracts: Contracts, side: Side, part: string): Located {
+function judgeRequestBody(change: DetectedChange, rest: string[], contracts: Contracts, side: Side, part: string): Located | undefined {
   const [keyword, mediaType, inMedia] = rest;
   if (keyword === undefined) {
     if (change.kind === 'removed') return whole(breaking(`${part} removed`, refusedRequest), part);
@@ -235,7 +238,7 @@ function judgeRequestBody(change: DetectedChange, rest: string[], contracts: Con
   return whole(judgeMetadata(change, keyword), part);
 }
 
-function judgeResponse(change: DetectedChange, rest: string[], contracts: Contracts, side: Side, partName: string): Located {
+function judgeResponse(change: DetectedChange, rest: string[], contracts: Contracts, side: Side, partName: string): Located | undefined {
   const [status, keyword, name, inner] = rest;
   const part = `${partName} ${status ?? ''}`.trim();
   if (keyword === undefined) return whole(judgeResponseStatus(change, status ?? '', side), part);
@@ -287,7 +290,7 @@ function judgeResponseStatus(change: DetectedChange, status: string, side: Side)
 function judgeContent(
   change: DetectedChange, mediaType: string | undefined, inMedia: string | undefined, below: string[], contracts: Contracts,
   side: Side, part: string,
-): Located {
+): Located | undefined {
   const mediaPart = `${part} (${mediaType ?? 'any'})`;
   if (inMedia === undefined) {
     if (change.kind === 'added') return whole(added(`media type ${mediaType ?? ''} added`), mediaPart);
@@ -403,11 +406,51 @@ function judgeDeprecation(change: DetectedChange, keyword: string): Judgement {
 
 // ——— Schemas ———
 
-function judgeSchemaChange(change: DetectedChange, below: string[], contracts: Contracts, side: Side, part: string): Located {
+function judgeSchemaChange(change: DetectedChange, below: string[], contracts: Contracts, side: Side, part: string): Located | undefined {
   const { schemaPath, keyword } = schemaPosition(below);
   const field = fieldPath(schemaPath);
+  const segments = parsePointer(change.pointer);
+  const schema: SchemaAt = { root: segments.slice(0, segments.length - below.length), path: schemaPath, contracts, side };
+  if (keptOut(schema, schemaPath)) return undefined;
   if (keyword === undefined) return { judgement: judgeSubschema(change, schemaPath, side), part, field };
-  return { judgement: judgeKeyword(change, keyword, contracts, side), part, field };
+  const judgement = judgeKeyword(change, keyword, schema);
+  return judgement === undefined ? undefined : { judgement, part, field };
+}
+
+/** Where a schema is: the pointer to its root (a request body's, a parameter's…), the path below it, the side. */
+interface SchemaAt {
+  root: string[];
+  path: string[];
+  contracts: Contracts;
+  side: Side;
+}
+
+/**
+ * Whether the field at `path` (or one it is inside) is kept out of the schema's side in each contract that has it:
+ * then no partner sees a change to it there (a `writeOnly` field made required is not "now always present" in a
+ * response that never carries it). A field let in or kept out by the change itself is judged (judgeDirection).
+ */
+function keptOut({ root, contracts, side }: SchemaAt, path: readonly string[]): boolean {
+  const versions = [contracts.before, contracts.after]
+    .map((contract) => fieldsAlong(valueAt(contract, root), path))
+    .filter((fields) => fields !== undefined);
+  return versions.length > 0 && versions.every((fields) => fields.some((field) => field[keptOutBy[side]] === true));
+}
+
+/** The properties the path goes through, outermost first; nothing when the path does not exist in this schema. */
+function fieldsAlong(schema: unknown, path: readonly string[]): JsonObject[] | undefined {
+  const fields: JsonObject[] = [];
+  let node = schema;
+  for (let index = 0; index < path.length; index += 1) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as JsonObject)[path[index]!];
+    if (namedSubschemas.has(path[index]!)) {
+      index += 1;
+      node = typeof node === 'object' && node !== null ? (node as JsonObject)[path[index]!] : undefined;
+      if (typeof node === 'object' && node !== null) fields.push(node as JsonObject);
+    }
+  }
+  return node === undefined ? undefined : fields;
 }
 
 /** A whole subschema added or removed: a property, a `oneOf` branch, … */
@@ -432,15 +475,18 @@ function judgeSubschema(change: DetectedChange, schemaPath: string[], side: Side
 const upperBounds = new Set(['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties', 'maxContains']);
 const lowerBounds = new Set(['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties', 'minContains']);
 
-function judgeKeyword(change: DetectedChange, keyword: string, contracts: Contracts, side: Side): Judgement {
+function judgeKeyword(change: DetectedChange, keyword: string, schema: SchemaAt): Judgement | undefined {
   const { before, after } = change;
+  const { contracts, side } = schema;
   if (annotations.has(keyword)) return documented(changeOf(keyword, change));
   if (upperBounds.has(keyword) || lowerBounds.has(keyword)) return judgeBound(keyword, before, after, side);
   switch (keyword) {
     case 'enum':
       return judgeEnum(before, after, side, enumOwner(change, contracts.after));
     case 'required':
-      return judgeRequired(before, after, side);
+      return judgeRequired(before, after, schema);
+    case 'nullable':
+      return judgeNullable(before, after, side);
     case 'type':
       return judgeType(before, after, side);
     case 'const':
@@ -505,9 +551,9 @@ function judgeDirection(keyword: 'readOnly' | 'writeOnly', change: DetectedChang
 }
 
 /**
- * Whether the accepted range got larger or smaller; a bound that appears narrows, one that goes widens. Only the
- * request side is judged: the schemas' bounds are what the API accepts, and a bound on something a client reads
- * (often the same shared schema) moves with it, which the contract's clients are told to expect.
+ * Whether the range of values got larger or smaller; a bound that appears narrows, one that goes widens. What the
+ * partner sends may only get wider; what it receives only narrower: a client that sized a buffer, a column or a
+ * check on the old bound breaks on a value beyond it. A shared schema's bound is judged at each use, on its side.
  */
 function judgeBound(keyword: string, before: unknown, after: unknown, side: Side): Judgement {
   const upper = upperBounds.has(keyword);
@@ -517,6 +563,7 @@ function judgeBound(keyword: string, before: unknown, after: unknown, side: Side
   else wider = upper ? after > before : after < before;
   const what = `${keyword} ${describeBound(before, after)}`;
   if (side === 'request' && !wider) return breaking(what, refusedRequest);
+  if (side === 'response' && wider) return breaking(what, beyondBound);
   return loosened(what);
 }
 
@@ -556,13 +603,17 @@ function enumOwner(change: DetectedChange, after: JsonObject): JsonObject | unde
   return valueAt(after, parsePointer(change.pointer).slice(0, -1)) as JsonObject | undefined;
 }
 
-function judgeRequired(before: unknown, after: unknown, side: Side): Judgement {
+/** What `required` now says, of the fields the schema's side carries (a `writeOnly` one is never in a response). */
+function judgeRequired(before: unknown, after: unknown, schema: SchemaAt): Judgement | undefined {
+  const carried = (name: string) => !keptOut(schema, [...schema.path, 'properties', name]);
   const was = Array.isArray(before) ? (before as string[]) : [];
   const now = Array.isArray(after) ? (after as string[]) : [];
-  const newlyRequired = now.filter((name) => !was.includes(name));
-  const noLongerRequired = was.filter((name) => !now.includes(name));
-  if (newlyRequired.length === 0 && noLongerRequired.length === 0) return documented('required listed in another order');
-  if (side === 'request') {
+  const newlyRequired = now.filter((name) => !was.includes(name) && carried(name));
+  const noLongerRequired = was.filter((name) => !now.includes(name) && carried(name));
+  if (newlyRequired.length === 0 && noLongerRequired.length === 0) {
+    return now.length === was.length && now.every((name) => was.includes(name)) ? documented('required listed in another order') : undefined;
+  }
+  if (schema.side === 'request') {
     if (newlyRequired.length > 0) return breaking(`now required: ${newlyRequired.join(', ')}`, 'requests that leave it out are refused');
     return loosened(`now optional: ${noLongerRequired.join(', ')}`);
   }
@@ -570,6 +621,14 @@ function judgeRequired(before: unknown, after: unknown, side: Side): Judgement {
     return breaking(`no longer always present: ${noLongerRequired.join(', ')}`, 'clients that read it may find it missing');
   }
   return loosened(`now always present: ${newlyRequired.join(', ')}`);
+}
+
+/** OpenAPI 3.0's `nullable`, judged as `null` added to or removed from `type` is. */
+function judgeNullable(before: unknown, after: unknown, side: Side): Judgement {
+  const what = `nullable ${JSON.stringify(before) ?? 'unset'} → ${JSON.stringify(after) ?? 'unset'}`;
+  const nullAllowed = after === true && before !== true;
+  if (side === 'request') return nullAllowed || after !== true ? loosened(what) : breaking(what, refusedRequest);
+  return nullAllowed ? breaking(what, unexpectedResponse) : loosened(what);
 }
 
 function typeSet(value: unknown): Set<string> | undefined {
@@ -591,16 +650,21 @@ function judgeType(before: unknown, after: unknown, side: Side): Judgement {
 }
 
 /**
- * Keywords that restrict values: gaining or changing one narrows, losing one widens. On a value a client reads, a
- * `pattern` is judged like a bound (see judgeBound); a changed `const` or `format` changes what the value is.
+ * Keywords that restrict values: gaining one narrows, losing one widens, changing one does either. What the partner
+ * sends may only widen; what it receives only narrow (a client that parsed the old `format` or matched the old
+ * `pattern` breaks on a value that no longer fits it). A changed `pattern` narrows or widens when one of the two is
+ * known to accept all the other does (pattern-inclusion.ts); otherwise it is taken to do both.
  */
 function judgeRestriction(keyword: string, before: unknown, after: unknown, side: Side): Judgement {
   const what = `${keyword} ${before === undefined ? `set to ${JSON.stringify(after)}` : after === undefined
     ? `${JSON.stringify(before)} removed` : `${JSON.stringify(before)} → ${JSON.stringify(after)}`}`;
-  const widens = after === undefined || (keyword === 'uniqueItems' && after === false);
+  const isUnique = keyword === 'uniqueItems';
+  const patterns = keyword === 'pattern' && typeof before === 'string' && typeof after === 'string';
+  const widens = after === undefined || (isUnique && after === false) || (patterns && patternIncludes(after, before));
+  const narrows = (before === undefined && !(isUnique && after === false)) || (isUnique && after === true && before !== true)
+    || (patterns && patternIncludes(before, after));
   if (side === 'request') return widens ? loosened(what) : breaking(what, refusedRequest);
-  if (keyword === 'pattern' || keyword === 'multipleOf' || keyword === 'uniqueItems') return loosened(what);
-  return before === undefined ? loosened(what) : breaking(what, unexpectedResponse);
+  return narrows ? loosened(what) : breaking(what, unexpectedResponse);
 }
 
 function judgeAdditional(keyword: string, before: unknown, after: unknown, side: Side): Judgement {
@@ -615,5 +679,5 @@ function judgeAdditional(keyword: string, before: unknown, after: unknown, side:
 
 /** Classifies every change; `contracts` are the prepared documents the changes were detected in. */
 export function classifyAll(changes: readonly DetectedChange[], contracts: Contracts): ClassifiedChange[] {
-  return changes.map((change) => classify(change, contracts));
+  return changes.map((change) => classify(change, contracts)).filter((change) => change !== undefined);
 }

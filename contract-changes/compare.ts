@@ -1,7 +1,7 @@
 /** Compares two bundled contracts: prepare both, detect the changes, judge each. */
 import type { JsonObject } from '../contract-model/document.ts';
 import { applyAccepted, type AcceptedEntry } from './accepted.ts';
-import { classifyAll, type ClassifiedChange, type Level } from './classify.ts';
+import { classifyAll, type ClassifiedChange, type Contracts, type Level } from './classify.ts';
 import { detectChanges } from './detect.ts';
 import { prepareForDiff } from './prepare.ts';
 
@@ -15,8 +15,14 @@ export interface Comparison {
 
 /** `accepted`: the breaking changes made on purpose (accepted.ts), judged as minor with their reason. */
 export async function compareContracts(before: JsonObject, after: JsonObject, accepted: readonly AcceptedEntry[] = []): Promise<Comparison> {
-  const prepared = { before: await prepareForDiff(before), after: await prepareForDiff(after) };
-  const { changes, unused } = applyAccepted(classifyAll(await detectChanges(prepared.before, prepared.after), prepared), accepted);
+  return comparePrepared({ before: await prepareForDiff(before), after: await prepareForDiff(after) }, accepted);
+}
+
+/** The same, on contracts prepared already (a review compares the working one with two others), and their changes. */
+export function comparePrepared(
+  prepared: Contracts, accepted: readonly AcceptedEntry[] = [], detected = detectChanges(prepared.before, prepared.after),
+): Comparison {
+  const { changes, unused } = applyAccepted(classifyAll(detected, prepared), accepted);
   return { changes, unusedAccepted: unused, level: highestLevel(changes) };
 }
 

@@ -1,183 +1,168 @@
 /**
- * Finds what changed between two contracts with `redocly diff` (the differ in the pinned @redocly/cli), run on
- * inputs prepared by prepare.ts. It finds the changes; judging them is classify.ts's job, because Redocly rates
- * changes the same on both sides of an exchange (a new enum value and a removed one are both "major", wherever
- * the enum is read or written).
+ * Finds what changed between two prepared contracts (prepare.ts: every `$ref` inlined, every `allOf` merged), in
+ * process: a walk of both documents side by side that knows which objects are maps of names chosen by the author
+ * (paths, properties, responses, media types…), which lists hold items with an identity (parameters, servers,
+ * security requirements, `oneOf` branches: pairing.ts), and which values are data to compare whole (an `enum`, an
+ * example, a default). It finds the changes, each with its JSON Pointer; judging them is classify.ts's job.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { JsonObject } from '../contract-model/document.ts';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const redocly = join(here, '..', 'node_modules', '.bin', 'redocly');
+import { formatPointer } from './location.ts';
+import {
+  pairByPosition, pairLeftovers, pairParameters, pairRequirements, pairServers, pairSubschemas, pairTags, type Pairs,
+} from './pairing.ts';
 
 export interface DetectedChange {
   kind: 'added' | 'removed' | 'modified';
-  /** JSON Pointer (as a fragment, `#/paths/…`) of what changed: the node itself, or the modified keyword. */
+  /**
+   * JSON Pointer (as a fragment, `#/paths/…`) of what changed: the node itself, or the keyword whose value changed.
+   * A list item is numbered as it is after the change, or before it when it was removed.
+   */
   pointer: string;
-  /** For `modified`: the keyword whose value changed. */
-  property?: string;
+  /** The last segment of the pointer: the keyword, or the name of the entry. */
+  property: string;
   before?: unknown;
   after?: unknown;
-  /** The rules of Redocly's `diff-recommended` set that fired on this change, with the impact they give it. */
-  differRules: { rule: string; impact: string }[];
 }
 
-interface RedoclyChange {
-  path: string;
-  kind: DetectedChange['kind'];
-  property?: string;
-  base?: { value?: unknown };
-  revision?: { value?: unknown };
-  verdicts?: { ruleId: string; impact: string }[];
-}
+/**
+ * Objects whose keys are names the author chose: each entry is compared with the entry of the same name. So is
+ * every map of `components` (prepare.ts leaves their names, and the security schemes whole).
+ */
+const maps = new Set([
+  'paths', 'webhooks', 'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'responses',
+  'content', 'headers', 'scopes', 'callbacks', 'links', 'encoding', 'variables', 'mapping',
+]);
 
-/** `before` and `after` must already be prepared (prepareForDiff). */
-export async function detectChanges(before: JsonObject, after: JsonObject): Promise<DetectedChange[]> {
-  const folder = await mkdtemp(join(tmpdir(), 'contract-diff-'));
-  try {
-    const beforeFile = join(folder, 'before.json');
-    const afterFile = join(folder, 'after.json');
-    await writeFile(beforeFile, JSON.stringify(before, hideFromDiffer, 1));
-    await writeFile(afterFile, JSON.stringify(after, hideFromDiffer, 1));
-    const report = await runRedoclyDiff(beforeFile, afterFile);
-    // Redocly's differ sees a root extension's own keys but nothing nested below them: those are compared here.
-    const found = report.changes.map(toDetectedChange).filter((change) => !isRootExtension(change.pointer));
-    return [
-      ...found,
-      ...rootExtensionChanges(before, after),
-      ...scopeChanges(before, after, new Set(found.map((change) => change.pointer))),
-      ...wordingChanges(before, after, new Set(found.map((change) => change.pointer))),
-    ];
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
-}
+/** Values that are data, not structure: compared whole, wherever they are. */
+const data = new Set(['enum', 'const', 'default', 'example', 'examples', 'required', 'type']);
 
-async function runRedoclyDiff(beforeFile: string, afterFile: string): Promise<{ changes: RedoclyChange[] }> {
-  const args = ['diff', beforeFile, afterFile, '--format', 'json', '--fail-on', 'none', '--config', join(here, 'redocly-diff.yaml')];
-  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-  let stdout: string;
-  try {
-    ({ stdout } = await promisify(execFile)(redocly, args, { env, maxBuffer: 256 * 1024 * 1024 }));
-  } catch (error) {
-    const { stderr = '' } = error as { stderr?: string };
-    throw new Error(`redocly diff failed: ${(error as Error).message}\n${stderr}`);
-  }
-  // The JSON report is followed by a human summary line; the report is the first JSON value in the output.
-  const start = stdout.indexOf('{');
-  const end = stdout.lastIndexOf('\n}');
-  if (start < 0 || end < 0) throw new Error(`redocly diff printed no JSON report:\n${stdout}`);
-  return JSON.parse(stdout.slice(start, end + 2)) as { changes: RedoclyChange[] };
-}
+/** Lists whose items are matched by their identity; every other list is a value compared whole. */
+const lists: Record<string, (before: readonly unknown[], after: readonly unknown[]) => Pairs> = {
+  parameters: pairParameters,
+  servers: pairServers,
+  security: pairRequirements,
+  tags: pairTags,
+  oneOf: pairSubschemas,
+  anyOf: pairSubschemas,
+  allOf: pairSubschemas,
+  prefixItems: pairByPosition,
+};
 
-function toDetectedChange(change: RedoclyChange): DetectedChange {
-  const pointer = change.property === undefined ? change.path : `${change.path}/${escape(change.property)}`;
-  return {
-    kind: change.kind,
-    pointer,
-    ...(change.property === undefined ? {} : { property: change.property }),
-    before: change.base?.value,
-    after: change.revision?.value,
-    differRules: (change.verdicts ?? []).map(({ ruleId, impact }) => ({ rule: ruleId, impact })),
+type Segments = readonly (string | number)[];
+
+export function detectChanges(before: JsonObject, after: JsonObject): DetectedChange[] {
+  const changes: DetectedChange[] = [];
+  const report = (at: Segments, was: unknown, now: unknown): void => {
+    const kind = was === undefined ? 'added' : now === undefined ? 'removed' : 'modified';
+    changes.push({ kind, pointer: formatPointer(at), property: String(at.at(-1) ?? ''), ...(was === undefined ? {} : { before: was }), ...(now === undefined ? {} : { after: now }) });
   };
-}
 
-/**
- * Keywords that only word a schema, which the differ is not shown: it pairs the branches of a `oneOf` by likeness,
- * so one added throughout a branch (every pattern's `x-pattern-description`) made the branch look like another one,
- * reported as removed and added, which for a request is a breaking change. `wordingChanges` finds them instead.
- */
-const hiddenFromDiffer = new Set(['x-pattern-description']);
+  const compareValues = (at: Segments, was: unknown, now: unknown): void => {
+    if (!equal(was, now)) report(at, was, now);
+  };
 
-function hideFromDiffer(key: string, value: unknown): unknown {
-  return hiddenFromDiffer.has(key) ? undefined : value;
-}
-
-/** The keywords `wordingChanges` compares itself: examples, and those hidden from the differ. */
-const wordingKeywords = new Set(['examples', 'example', ...hiddenFromDiffer]);
-
-/**
- * Redocly's differ reports an `examples` that changed but not one that appeared or went (an `allOf` branch that only
- * gained `examples` is the case at hand), and is not shown the keywords of `hiddenFromDiffer`. This walk finds every
- * such keyword that differs between the two documents at the same place and was not reported already; they only
- * document, but the changelog lists them.
- */
-export function wordingChanges(before: unknown, after: unknown, reported: Set<string>, at = '#'): DetectedChange[] {
-  if (!isObject(before) || !isObject(after)) return [];
-  const changes: DetectedChange[] = [];
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const pointer = `${at}/${escape(key)}`;
-    const [was, now] = [before[key], after[key]];
-    if (wordingKeywords.has(key) && JSON.stringify(was) !== JSON.stringify(now)) {
-      if (reported.has(pointer)) continue;
-      // Reported as a modified keyword, the way Redocly reports a changed one, so that one rule judges both.
-      changes.push({ kind: 'modified', pointer, property: key, before: was, after: now, differRules: [] });
-    } else {
-      changes.push(...wordingChanges(was, now, reported, pointer));
-    }
-  }
-  return changes;
-}
-
-const isRootExtension = (pointer: string): boolean => pointer.startsWith('#/x-');
-
-/**
- * Every value that differs below a root `x-` extension (`x-service-limits`), down to its leaves: a value that
- * appeared, went, or changed. An array is one value (a retry schedule is judged whole, not item by item).
- */
-export function rootExtensionChanges(before: Record<string, unknown>, after: Record<string, unknown>): DetectedChange[] {
-  const changes: DetectedChange[] = [];
-  const walk = (was: unknown, now: unknown, pointer: string, property: string): void => {
-    if (isMap(was) && isMap(now)) {
-      for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) walk(was[key], now[key], `${pointer}/${escape(key)}`, key);
-    } else if (JSON.stringify(was) !== JSON.stringify(now)) {
-      const kind = was === undefined ? 'added' : now === undefined ? 'removed' : 'modified';
-      changes.push({ kind, pointer, property, ...(was === undefined ? {} : { before: was }), ...(now === undefined ? {} : { after: now }), differRules: [] });
+  /** An object of keywords (an operation, a schema, a parameter…): each keyword by what its value is. */
+  const compareKeywords = (at: Segments, was: JsonObject, now: JsonObject, root = false): void => {
+    for (const key of keysOf(was, now)) {
+      const [value, next] = [was[key], now[key]];
+      const where = [...at, key];
+      if (root && key.startsWith('x-')) compareLeaves(where, value, next);
+      else if (root && key === 'components') for (const kind of keysOf(asMap(value), asMap(next))) compareMap([...where, kind], asMap(asMap(value)[kind]), asMap(asMap(next)[kind]), kind);
+      else if (key.startsWith('x-') || data.has(key)) compareValues(where, value, next);
+      else if (key in lists && isListOfObjects(value, next, key)) compareList(where, asList(value), asList(next), lists[key]!);
+      else if (maps.has(key) && (isMap(value) || isMap(next))) compareMap(where, asMap(value), asMap(next), key);
+      else if (isMap(value) && isMap(next)) compareKeywords(where, value, next);
+      else compareValues(where, value, next);
     }
   };
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (key.startsWith('x-')) walk(before[key], after[key], `#/${escape(key)}`, key);
-  }
-  return changes;
-}
 
-/**
- * Redocly's differ does not compare the scopes an OAuth flow offers (a map of scope names to their descriptions):
- * each scope that appeared, went or was reworded, per security scheme and flow, unless it was reported already.
- */
-export function scopeChanges(before: Record<string, unknown>, after: Record<string, unknown>, reported: Set<string>): DetectedChange[] {
-  const schemes = (document: Record<string, unknown>) => ((document.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<string, unknown>;
-  const changes: DetectedChange[] = [];
-  const [was, now] = [schemes(before), schemes(after)];
-  for (const scheme of Object.keys(was).filter((name) => name in now)) {
-    const flows = (value: unknown) => (isMap(value) && isMap(value.flows) ? value.flows : {});
-    const [flowsWere, flowsAre] = [flows(was[scheme]), flows(now[scheme])];
-    for (const flow of Object.keys(flowsWere).filter((name) => name in flowsAre)) {
-      const scopes = (value: unknown) => (isMap(value) && isMap(value.scopes) ? value.scopes : {});
-      const [scopesWere, scopesAre] = [scopes(flowsWere[flow]), scopes(flowsAre[flow])];
-      for (const scope of new Set([...Object.keys(scopesWere), ...Object.keys(scopesAre)])) {
-        const pointer = `#/components/securitySchemes/${escape(scheme)}/flows/${escape(flow)}/scopes/${escape(scope)}`;
-        const [description, reworded] = [scopesWere[scope], scopesAre[scope]];
-        if (description === reworded || reported.has(pointer)) continue;
-        const kind = description === undefined ? 'added' : reworded === undefined ? 'removed' : 'modified';
-        changes.push({ kind, pointer, property: scope, ...(description === undefined ? {} : { before: description }), ...(reworded === undefined ? {} : { after: reworded }), differRules: [] });
+  /** A map of names: entries compared by name; a lone entry renamed (same value, new name) is one change. */
+  const compareMap = (at: Segments, was: JsonObject, now: JsonObject, keyword: string): void => {
+    const removed = Object.keys(was).filter((name) => !(name in now));
+    const added = Object.keys(now).filter((name) => !(name in was));
+    const renamed = new Map<string, string>();
+    if (keyword === 'paths') {
+      // A path whose parameters were renamed is the same path: what a request sends is unchanged.
+      for (const name of added) {
+        const same = removed.filter((old) => pathShape(old) === pathShape(name));
+        if (same.length === 1 && added.filter((other) => pathShape(other) === pathShape(name)).length === 1) renamed.set(name, same[0]!);
+      }
+    } else if (removed.length === 1 && added.length === 1 && equal(was[removed[0]!], now[added[0]!])) {
+      renamed.set(added[0]!, removed[0]!);
+    }
+    const renamedFrom = new Set(renamed.values());
+    for (const name of keysOf(was, now)) {
+      if (renamedFrom.has(name)) continue;
+      const old = renamed.get(name);
+      if (old !== undefined) {
+        report([...at, name, 'key'], old, name);
+        compareNode([...at, name], was[old], now[name]);
+      } else if (!(name in was) || !(name in now)) {
+        report([...at, name], was[name], now[name]);
+      } else {
+        compareNode([...at, name], was[name], now[name]);
       }
     }
+  };
+
+  const compareList = (at: Segments, was: readonly unknown[], now: readonly unknown[], pair: (a: readonly unknown[], b: readonly unknown[]) => Pairs): void => {
+    const pairs = pair(was, now);
+    for (const [index, item] of was.entries()) {
+      if (!pairs.some(([before]) => before === index)) report([...at, index], item, undefined);
+    }
+    for (const [index, item] of now.entries()) {
+      const paired = pairs.find(([, after]) => after === index);
+      if (paired === undefined) report([...at, index], undefined, item);
+      else compareNode([...at, index], was[paired[0]], item);
+    }
+  };
+
+  const compareNode = (at: Segments, was: unknown, now: unknown): void => {
+    if (isMap(was) && isMap(now)) compareKeywords(at, was, now);
+    else compareValues(at, was, now);
+  };
+
+  /** A root extension (`x-service-limits`): every value that differs, down to its leaves; a list is one value. */
+  const compareLeaves = (at: Segments, was: unknown, now: unknown): void => {
+    if (isMap(was) && isMap(now)) for (const key of keysOf(was, now)) compareLeaves([...at, key], was[key], now[key]);
+    else compareValues(at, was, now);
+  };
+
+  compareKeywords([], before, after, true);
+  return changes.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+}
+
+/** `/v1/widgets/{}`: a path as a request sees it, whatever its parameters are named. */
+/**
+ * Whether a list is walked item by item: its items are objects. A list that appears or goes is one value (a `oneOf`
+ * where there was none narrows a schema; a `security` or `servers` list replaces the document's), except parameters,
+ * each of which is judged on its own.
+ */
+function isListOfObjects(was: unknown, now: unknown, key: string): boolean {
+  const items = [was, now].filter(Array.isArray).flat();
+  const both = Array.isArray(was) && Array.isArray(now);
+  return (both || key === 'parameters') && items.every(isMap);
+}
+
+const pathShape = (path: string): string => path.replace(/\{[^}]*\}/g, '{}');
+
+const isMap = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const asMap = (value: unknown): JsonObject => (isMap(value) ? value : {});
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+function keysOf(was: JsonObject, now: JsonObject): string[] {
+  return [...new Set([...Object.keys(was), ...Object.keys(now)])];
+}
+
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, index) => equal(item, other[index]));
   }
-  return changes;
-}
-
-const isMap = (value: unknown): value is Record<string, unknown> => isObject(value) && !Array.isArray(value);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-function escape(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+  const [left, right] = [a as JsonObject, b as JsonObject];
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => key in right && equal(left[key], right[key]));
 }

@@ -7,6 +7,9 @@ import type { JsonObject } from '../contract-model/document.ts';
 /** Who writes the value: the partner (`request`: an API request, or its answer to a webhook) or the API. */
 export type Side = 'request' | 'response';
 
+/** The keyword that keeps a field out of a side: `readOnly` out of what the partner sends, `writeOnly` out of what it receives. */
+export const keptOutBy: Record<Side, 'readOnly' | 'writeOnly'> = { request: 'readOnly', response: 'writeOnly' };
+
 export interface Location {
   /** `#/paths/~1v1~1partner~1customers/post/requestBody/…`, as in the prepared (dereferenced) contract. */
   pointer: string;

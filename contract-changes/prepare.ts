@@ -1,9 +1,9 @@
 /**
- * Puts a bundled contract into the shape the differ judges best. `redocly diff` reports a change to a shared
- * component only at its first use and reads `allOf` branches as separate schemas (an `allOf` branch that only
- * gained `examples` looks like a new schema), so every `$ref` is inlined first, giving each use its own location,
- * and every `allOf` is merged into one schema. Component bodies are then judged where they are used; under
- * `components` only the names remain (a generated client exports a type per name) and the security schemes.
+ * Puts a bundled contract into the shape the differ (detect.ts) judges best. Every `$ref` is inlined first, giving
+ * each use of a shared component its own place, judged on its own side (a request or a response), and every
+ * `allOf` is merged into one schema (a property that moved between `allOf` members, or a member that only gained
+ * `examples`, is no change). Component bodies are then judged where they are used; under `components` only the
+ * names remain (a generated client exports a type per name) and the security schemes.
  */
 import { bundle, createConfig } from '@redocly/openapi-core';
 import { merge, openApiMergeRules } from 'allof-merge';
@@ -23,32 +23,49 @@ export async function bundleContract(rootFile: string): Promise<JsonObject> {
   return result.parsed as JsonObject;
 }
 
-export async function prepareForDiff(contract: JsonObject): Promise<JsonObject> {
-  const dereferenced = await dereference(contract);
-  const merged = mergeAllOf(dereferenced);
-  return { ...merged, info: withoutVersion(merged.info), components: namesOnly(merged.components) };
+/** Each contract is prepared once however often it is compared (a fixture's base, a commit of the history). */
+const preparedOnce = new WeakMap<JsonObject, Promise<JsonObject>>();
+
+/** The contract as the differ compares it; the same contract object, unchanged, is prepared once. */
+export function prepareForDiff(contract: JsonObject): Promise<JsonObject> {
+  let prepared = preparedOnce.get(contract);
+  if (prepared === undefined) {
+    prepared = prepare(contract);
+    preparedOnce.set(contract, prepared);
+  }
+  return prepared;
 }
 
+async function prepare(contract: JsonObject): Promise<JsonObject> {
+  // allOf merged first, while each component is written once (merging every inlined copy took seconds), then inlined.
+  const prepared = await dereference(mergeAllOf(contract));
+  return { ...prepared, info: withoutVersion(prepared.info), components: namesOnly(prepared.components) };
+}
+
+/**
+ * Every `$ref` inlined. One object serves every use of a component: nothing downstream changes a prepared
+ * contract, and the differ compares each use where it is.
+ */
 async function dereference(contract: JsonObject): Promise<JsonObject> {
   const config = await createConfig({});
-  const document = { source: { absoluteRef: '/contract.json' }, parsed: structuredClone(contract) };
+  const document = { source: { absoluteRef: '/contract.json' }, parsed: contract };
   // The document is already bundled: every `$ref` is local, so the resolver never reads a file.
   const { bundle: result, problems } = await bundle({ doc: document as never, config, dereference: true });
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new Error(`the contract does not dereference: ${errors.map((p) => p.message).join('; ')}`);
-  // Dereferencing shares one object between all uses of a component; a JSON round trip gives each use its own.
-  return JSON.parse(JSON.stringify(result.parsed)) as JsonObject;
+  return result.parsed as JsonObject;
 }
 
+/** Every `allOf` merged into one schema (allof-merge follows the `$ref`s among its members); the input is not changed. */
 function mergeAllOf(contract: JsonObject): JsonObject {
   const rules = openApiMergeRules('3.1.x');
   const onMergeError = (message: string, path: (string | number)[]): never => {
     throw new Error(`cannot merge the allOf at /${path.join('/')}: ${message}`);
   };
-  const merged = merge(contract, { rules, onMergeError }) as JsonObject;
+  const merged = merge(structuredClone(contract), { rules, onMergeError }) as JsonObject;
   if (contract.webhooks === undefined) return merged;
   // The OpenAPI merge rules know `paths` but not 3.1's `webhooks`, whose values are path items too.
-  const asPaths = merge({ openapi: contract.openapi, paths: contract.webhooks }, { rules, onMergeError }) as JsonObject;
+  const asPaths = merge({ openapi: merged.openapi, paths: merged.webhooks, components: merged.components }, { rules, onMergeError }) as JsonObject;
   return { ...merged, webhooks: asPaths.paths };
 }
 

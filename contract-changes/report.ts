@@ -1,21 +1,28 @@
 /** The gate's words: a report a reviewer can act on, and the changelog's Markdown. */
 import type { Category, ClassifiedChange } from './classify.ts';
+import { unacceptedBreaking } from './compare.ts';
+import { placeText, plural, statementText, titleOf, toEntries, type PlacedChange } from './entries.ts';
 
-function where(change: ClassifiedChange): string {
-  const { scope, part, field } = change.location;
-  return [scope, part, field].filter((piece) => piece !== '').join(' › ');
-}
-
-/** Plain text for a terminal or a CI log: where, what, why, and the JSON Pointer to look at. */
-export function formatBreakingReport(changes: readonly ClassifiedChange[], against: string): string {
+/**
+ * Plain text for a terminal or a CI log: each edit that breaks, once, at its file and line (`place` finds it), with
+ * where it applies, why it breaks, and the JSON Pointer of one of its places (what an accepted break names).
+ */
+export function formatBreakingReport(
+  changes: readonly ClassifiedChange[], against: string, place: (change: ClassifiedChange, breaks: boolean) => PlacedChange,
+): string {
   const accepted = acceptedByReason(changes);
-  const acceptedLines = [...accepted].map(([reason, places]) => `  ✔ ${places.length} place${places.length === 1 ? '' : 's'}: ${reason}`);
+  const acceptedLines = [...accepted].map(([reason, places]) => `  ✔ ${plural(places.length, 'place')}: ${reason}`);
   const acceptedNote = accepted.size === 0 ? [] : ['', 'Breaking changes accepted on purpose (contract-changes/accepted-breaking-changes.yaml):', ...acceptedLines];
-  const breaking = changes.filter((change) => change.category === 'breaking' && change.accepted === undefined);
+  const breaking = toEntries(unacceptedBreaking(changes).map((change) => place(change, true)));
   if (breaking.length === 0) return [`No breaking change against ${against}.`, ...acceptedNote].join('\n');
-  const lines = [`${breaking.length} breaking change${breaking.length === 1 ? '' : 's'} against ${against}:`, ''];
-  for (const change of breaking) {
-    lines.push(`✖ ${where(change)}`, `    ${change.what}`, `    why: ${change.why ?? ''}`, `    at ${change.location.pointer}`, '');
+  const lines = [`${plural(breaking.length, 'breaking change')} against ${against}:`, ''];
+  for (const entry of breaking) {
+    lines.push(`✖ ${titleOf(entry)}  (${placeText(entry.place)})`);
+    for (const { why, uses, ...statement } of entry.statements) {
+      const more = uses.length > 1 ? ` (and ${plural(uses.length - 1, 'other place')})` : '';
+      lines.push(`    ${statementText({ ...statement, uses })}`, `    why: ${why ?? ''}`, `    at ${uses[0]!.pointer}${more}`);
+    }
+    lines.push('');
   }
   lines.push(
     'A partner integration built on the released contract breaks on each of these. Within v1 the contract only',

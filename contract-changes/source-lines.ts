@@ -16,6 +16,8 @@ export interface SourcePlace {
   file: string;
   /** 1-based. */
   line: number;
+  /** Where in the file, as segments (`properties`, `middleName`). */
+  path: string[];
 }
 
 interface Walked {
@@ -27,8 +29,11 @@ interface Walked {
 
 type Parsed = YamlParserResult<unknown>;
 
+/** The place of a pointer; a list item that was `removed` is numbered as it was, so it is found where its list is. */
+export type SourceLines = (pointer: string, removed?: boolean) => SourcePlace;
+
 /** `rootFile`: the contract's root (`openapi/openapi.yaml`); `projectRoot`: what the places are relative to. */
-export function createSourceLines(rootFile: string, projectRoot: string): (pointer: string) => SourcePlace {
+export function createSourceLines(rootFile: string, projectRoot: string): SourceLines {
   const files = new Map<string, Parsed>();
   const parsed = (file: string): Parsed => {
     let result = files.get(file);
@@ -74,10 +79,12 @@ export function createSourceLines(rootFile: string, projectRoot: string): (point
     return deepest;
   };
 
-  return (pointer) => {
-    const { file, path } = walk(rootFile, [], parsePointer(pointer), 0);
+  return (pointer, removed = false) => {
+    const segments = parsePointer(pointer);
+    if (removed && /^\d+$/.test(segments.at(-1) ?? '')) segments.pop();
+    const { file, path } = walk(rootFile, [], segments, 0);
     const location = getLocationForJsonPath(parsed(file), path, true);
-    return { file: relative(projectRoot, file).split('\\').join('/'), line: (location?.range.start.line ?? 0) + 1 };
+    return { file: relative(projectRoot, file).split('\\').join('/'), line: (location?.range.start.line ?? 0) + 1, path };
   };
 }
 

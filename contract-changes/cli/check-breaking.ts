@@ -5,16 +5,18 @@
 import { parseArgs } from 'node:util';
 import { readAccepted } from '../accepted.ts';
 import { compareContracts, unacceptedBreaking } from '../compare.ts';
+import { createPlacer, plural, toEntries } from '../entries.ts';
 import { bundleContract } from '../prepare.ts';
 import { formatBreakingReport } from '../report.ts';
-import { contractRoot, formatVersion, listReleases, parseVersion, readRelease } from '../releases.ts';
+import { contractRoot, formatVersion, listReleases, parseVersion, projectRoot, readRelease } from '../releases.ts';
+import { createSourceLines } from '../source-lines.ts';
 import { exitWith, usageError } from './cli-support.ts';
 
 const help = `Usage: npm run check:breaking [-- --against VERSION] [--json]
 
 Compares the contract in openapi/ with a released one (the latest in releases/ unless --against names another)
-and exits with 1 when a change could break a partner's integration, printing where (operation or webhook,
-request or response, JSON Pointer), what changed and why it breaks. Other changes are counted, not listed:
+and exits with 1 when a change could break a partner's integration, printing each breaking edit once, at its file
+and line under openapi/, with where it applies (operations, request or response), why it breaks and a JSON Pointer. Other changes are counted, not listed:
 \`npm run changelog\` lists them.
 
   --against VERSION   compare with this release instead of the latest
@@ -32,13 +34,16 @@ async function main(): Promise<number> {
     return usageError(`--against ${values.against ?? ''}: no such release (released: ${releases.map(formatVersion).join(', ')}).`);
   }
   const working = await bundleContract(contractRoot);
-  const { changes, unusedAccepted } = await compareContracts(await readRelease(against), working, await readAccepted());
+  const released = await readRelease(against);
+  const { changes, unusedAccepted } = await compareContracts(released, working, await readAccepted());
   if (values.json === true) {
     console.log(JSON.stringify(changes, null, 2));
   } else {
-    console.log(formatBreakingReport(changes, `release ${formatVersion(against)}`));
-    const others = changes.filter((change) => change.category !== 'breaking' || change.accepted !== undefined).length;
-    if (others > 0) console.log(`${others} compatible change${others === 1 ? '' : 's'} since ${formatVersion(against)}: \`npm run changelog\` lists them.`);
+    const place = createPlacer(createSourceLines(contractRoot, projectRoot), { before: released, after: working });
+    console.log(formatBreakingReport(changes, `release ${formatVersion(against)}`, place));
+    // Counted as edits of openapi/, as the report and the review list them.
+    const others = toEntries(changes.filter((change) => change.category !== 'breaking' || change.accepted !== undefined).map((change) => place(change, false))).length;
+    if (others > 0) console.log(`${plural(others, 'compatible change')} since ${formatVersion(against)}: \`npm run changelog\` lists them.`);
   }
   const versionProblem = checkInfoVersion(working, formatVersion(latest));
   if (versionProblem !== undefined) console.error(versionProblem);

@@ -12,12 +12,14 @@ import type { JsonObject } from '../../contract-model/document.ts';
 import { clearAccepted, readAccepted } from '../accepted.ts';
 import { addRelease } from '../changelog-file.ts';
 import { compareContracts } from '../compare.ts';
+import { createPlacer } from '../entries.ts';
 import { bundleContract } from '../prepare.ts';
 import { formatBreakingReport, formatChangelogGroups } from '../report.ts';
 import {
   changelogFile, contractRoot, formatVersion, listReleases, parseVersion, projectRoot, readRelease, refuseVersion,
   releaseFileName, releasesFolder,
 } from '../releases.ts';
+import { createSourceLines } from '../source-lines.ts';
 import { exitWith, usageError } from './cli-support.ts';
 
 const help = `Usage: npm run release:contract -- VERSION [--date YYYY-MM-DD] [--dry-run]
@@ -52,13 +54,15 @@ async function main(): Promise<number> {
   const latest = (await listReleases()).at(-1);
   let changes = 'First release.';
   if (latest !== undefined) {
-    const comparison = await compareContracts(await readRelease(latest), working, await readAccepted());
+    const released = await readRelease(latest);
+    const comparison = await compareContracts(released, working, await readAccepted());
     if (comparison.unusedAccepted.length > 0) {
       return usageError('contract-changes/accepted-breaking-changes.yaml accepts changes that are not there: `npm run check:breaking` names them.');
     }
     const refusal = refuseVersion(version, latest, comparison.level);
     if (refusal !== undefined) {
-      const breaking = comparison.level === 'major' ? `\n\n${formatBreakingReport(comparison.changes, `release ${formatVersion(latest)}`)}` : '';
+      const place = createPlacer(createSourceLines(contractRoot, projectRoot), { before: released, after: working });
+      const breaking = comparison.level === 'major' ? `\n\n${formatBreakingReport(comparison.changes, `release ${formatVersion(latest)}`, place)}` : '';
       return usageError(`${refusal}${breaking}`);
     }
     changes = formatChangelogGroups(comparison.changes);

@@ -1,20 +1,31 @@
 /**
- * `npm run review`: the review of this change to the contract (openapi/ against a git revision), in the format
- * its reader needs: a terminal, a pull-request comment, a page, a CI test report, annotations.
+ * `npm run review`: the review of this change to the contract (openapi/ against a git revision), in every format its
+ * readers need from one run: a terminal, a pull-request comment, a page, a CI test report, annotations.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../releases.ts';
 import { GitProblem, type GitProblemCode } from '../review/contract-at-ref.ts';
 import { formatGithub } from '../review/formats/github.ts';
-import { defaultDocsUrl, formatHtml } from '../review/formats/html.ts';
+import { formatHtml } from '../review/formats/html.ts';
 import { formatJunit } from '../review/formats/junit.ts';
 import { formatMarkdown } from '../review/formats/markdown.ts';
 import { formatText } from '../review/formats/text.ts';
+import { verdictSentence } from '../review/formats/words.ts';
 import { reviewChange, type Review } from '../review/review.ts';
 import { exitWith, usageError } from './cli-support.ts';
 
-const formats = ['text', 'markdown', 'html', 'junit', 'github'] as const;
-type Format = (typeof formats)[number];
+/** Each format, and the file `--out DIR` writes it to. */
+const files = {
+  text: 'contract-review.txt',
+  markdown: 'contract-review.md',
+  html: 'contract-review.html',
+  junit: 'contract-review.xml',
+  github: 'contract-review.github.txt',
+} as const;
+type Format = keyof typeof files;
+const formats = Object.keys(files) as Format[];
 
 /** One exit status per reason the revision cannot be read, so that CI can tell them apart. */
 const gitProblemStatus: Record<GitProblemCode, number> = {
@@ -24,19 +35,24 @@ const gitProblemStatus: Record<GitProblemCode, number> = {
   'no-contract-at-ref': 6,
 };
 
-const help = `Usage: npm run review [-- --base REF] [--format FORMAT] [--docs URL] [--source-url URL]
+const help = `Usage: npm run review [-- --base REF] [--format FORMAT[,FORMAT…]] [--out DIR] [--docs URL] [--source-url URL]
 
 Reviews this change to the contract: what differs between openapi/ at REF and the working openapi/.
   - the verdict against the latest release in releases/: breaking or not, and which breaks this change brings
-    (breaks already there at REF are counted, not blamed on it);
-  - what it adds, changes, deprecates and removes, per operation and webhook, each at its file and line;
+    (breaks already there at REF are listed apart, not blamed on it);
+  - what it adds, changes, deprecates and removes: one entry per edit, at its file and line, with what it does
+    on each side of the exchange and the operations and webhooks it applies to;
   - the lint findings (Spectral, Redocly) it introduces, and the examples it made invalid.
 
   --base REF          the revision to compare with (default: the merge base of HEAD with main)
-  --format FORMAT     text (the default on a terminal), markdown (a pull-request comment; the default otherwise),
-                      html (a page linking each changed operation into the reference docs), junit (JUnit XML),
-                      github (GitHub Actions annotations: ::error, ::warning, ::notice)
-  --docs URL          html: the reference docs of the proposed contract (default: ${defaultDocsUrl})
+  --format FORMATS    one or more of ${formats.join(', ')}, or all, separated by commas:
+                      text (the default on a terminal), markdown (a pull-request comment; the default otherwise),
+                      html (a page), junit (JUnit XML: a failing test case per break), github (GitHub Actions
+                      annotations: ::error, ::warning, ::notice)
+  --out DIR           write each format to its file in DIR (${formats.map((format) => files[format]).join(', ')})
+                      instead of printing it, and print the verdict; needed for more than one format, and
+                      without --format it writes them all
+  --docs URL          html: the reference docs of the proposed contract; each operation named links into them
   --source-url URL    markdown and html: link each file:line to URL + file + #L<line>
                       (e.g. https://github.com/OWNER/REPO/blob/SHA/)
   -h, --help          show this help
@@ -49,8 +65,8 @@ async function main(): Promise<number> {
   try {
     parsed = parseArgs({
       options: {
-        base: { type: 'string' }, format: { type: 'string' }, docs: { type: 'string' }, 'source-url': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
+        base: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, docs: { type: 'string' },
+        'source-url': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
@@ -58,8 +74,8 @@ async function main(): Promise<number> {
   }
   const { values } = parsed;
   if (values.help === true) return exitWith(help, 0);
-  const format = (values.format ?? (process.stdout.isTTY ? 'text' : 'markdown')) as Format;
-  if (!formats.includes(format)) return usageError(`review: error[usage]: --format ${format}: one of ${formats.join(', ')}.`);
+  const asked = chosenFormats(values.format, values.out !== undefined);
+  if (typeof asked === 'string') return usageError(`review: error[usage]: ${asked}`);
   let review: Review;
   try {
     review = await reviewChange({ projectRoot, ...(values.base === undefined ? {} : { base: values.base }) });
@@ -68,15 +84,36 @@ async function main(): Promise<number> {
     throw error;
   }
   const sourceUrl = values['source-url'];
-  const output = {
+  const write: Record<Format, () => string> = {
     text: () => formatText(review),
     markdown: () => formatMarkdown(review, sourceUrl === undefined ? {} : { sourceUrl }),
     html: () => formatHtml(review, { ...(values.docs === undefined ? {} : { docsUrl: values.docs }), ...(sourceUrl === undefined ? {} : { sourceUrl }) }),
     junit: () => formatJunit(review),
     github: () => formatGithub(review),
-  }[format]();
-  console.log(output);
+  };
+  if (values.out === undefined) {
+    console.log(write[asked[0]!]());
+  } else {
+    await mkdir(values.out, { recursive: true });
+    const written = await Promise.all(asked.map(async (format) => {
+      const file = join(values.out!, files[format]);
+      await writeFile(file, `${write[format]()}\n`);
+      return relative(process.cwd(), file) || file;
+    }));
+    console.log(`${verdictSentence(review)}\nreview: wrote ${written.join(', ')}`);
+  }
   return review.breaksRelease ? 1 : 0;
+}
+
+/** The formats asked for, in the order asked, or why they cannot be written. */
+function chosenFormats(option: string | undefined, toFiles: boolean): Format[] | string {
+  if (option === undefined) return toFiles ? formats : [process.stdout.isTTY ? 'text' : 'markdown'];
+  const names = option.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const asked = [...new Set(names.flatMap((name) => (name === 'all' ? formats : [name])))];
+  const unknown = asked.find((name) => !(formats as string[]).includes(name));
+  if (unknown !== undefined || asked.length === 0) return `--format ${unknown ?? option}: one of ${formats.join(', ')} (or all), separated by commas.`;
+  if (asked.length > 1 && !toFiles) return `--format ${option}: several formats are written to files: give --out DIR.`;
+  return asked as Format[];
 }
 
 process.exitCode = await main().catch((error: unknown) => exitWith(`review: error[internal]: ${(error as Error).message}`, 2));

@@ -1,37 +1,33 @@
 /**
  * The review of one change to the contract: what differs between `openapi/` at a git revision (the base) and the
  * working one. It says whether the working contract breaks the latest release and which of those breaks this change
- * brings (the others were there at the base), what the change adds, changes, deprecates and removes per operation
- * and webhook, the lint findings it introduces and the examples it made invalid, each at its file and line.
+ * brings (the others were there at the base), what the change adds, changes, deprecates and removes, one entry per
+ * edit with where it applies, the lint findings it introduces and the examples it made invalid, each at its file
+ * and line. Each contract is bundled and prepared once; the linters run beside the comparison.
  */
 import { join } from 'node:path';
 import type { JsonObject } from '../../contract-model/document.ts';
 import { readAccepted } from '../accepted.ts';
 import type { ClassifiedChange } from '../classify.ts';
-import { compareContracts, unacceptedBreaking } from '../compare.ts';
-import { describeScope, isMethod, parsePointer, valueAt } from '../location.ts';
+import { comparePrepared, unacceptedBreaking } from '../compare.ts';
+import { detectChanges } from '../detect.ts';
+import { describeScope, parsePointer, valueAt } from '../location.ts';
 import { bundleContract, prepareForDiff } from '../prepare.ts';
 import { formatVersion, listReleases, readRelease } from '../releases.ts';
-import { createSourceLines, type SourcePlace } from '../source-lines.ts';
+import { createSourceLines, type SourceLines, type SourcePlace } from '../source-lines.ts';
+import { createPlacer, operationAt, toEntries, type ReviewedChange, type Use } from '../entries.ts';
 import { checkGitCheckout, checkoutContract, mergeBase, resolveRef } from './contract-at-ref.ts';
-import { examplesNoLongerValid, type ExampleFailure } from './example-checks.ts';
-import { introducedFindings, lintContract, type LintFinding } from './lint-findings.ts';
+import { examplesMadeInvalid, type ExampleFailure } from './example-checks.ts';
+import { introducedLintFindings, type LintFinding } from './lint-findings.ts';
 
-/** How a partner would say it: what the change did to the thing at its place. */
-export type Action = 'added' | 'changed' | 'deprecated' | 'removed';
+export type { Action, ReviewedChange, Statement, Use } from '../entries.ts';
 
-export interface ReviewedChange extends ClassifiedChange {
-  action: Action;
+/** An example the change made invalid, said once however many operations show it. */
+export interface PlacedExampleFailure {
   place: SourcePlace;
-  /** One of the breaks of the latest release this change brings. */
-  breaksRelease: boolean;
-  /** The operation or webhook it is in, as the reference docs name it. */
-  operation?: { operationId: string; tag?: string };
-}
-
-export interface PlacedExampleFailure extends ExampleFailure {
-  scope: string;
-  place: SourcePlace;
+  /** Where the docs show it: the request body of createCompany, … */
+  uses: Use[];
+  problems: string[];
 }
 
 export interface Review {
@@ -40,12 +36,10 @@ export interface Review {
   release?: string;
   /** The working contract has breaking changes against the latest release that nobody accepted. */
   breaksRelease: boolean;
-  /** Those of them this change brings: not there at the base. */
-  introducedBreaks: ReviewedChange[];
-  /** How many were there at the base already. */
-  breaksAtBase: number;
-  /** Base → working, as a partner reads them. */
+  /** Base → working, one entry per edit. */
   changes: ReviewedChange[];
+  /** Breaks of the latest release that were there at the base already, one entry per edit. */
+  breaksAtBase: ReviewedChange[];
   lint: LintFinding[];
   examples: PlacedExampleFailure[];
 }
@@ -67,73 +61,66 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
   try {
     const workingRoot = join(projectRoot, contractFolder, 'openapi.yaml');
     const baseRoot = join(checkout.folder, 'openapi.yaml');
+    // The linters are processes of their own: they run while this one compares.
+    const lint = introducedLintFindings(workingRoot, baseRoot, projectRoot);
+    lint.catch(() => undefined);
     const [working, before, accepted, latest] = await Promise.all([
       bundleContract(workingRoot), bundleContract(baseRoot), readAccepted(join(projectRoot, 'contract-changes', 'accepted-breaking-changes.yaml')),
       listReleases(join(projectRoot, 'releases')).then((releases) => releases.at(-1)),
     ]);
+    const prepared = { working: await prepareForDiff(working), before: await prepareForDiff(before) };
+    const release = latest === undefined ? undefined : await prepareForDiff(await readRelease(latest, join(projectRoot, 'releases')));
     const placeOf = createSourceLines(workingRoot, projectRoot);
-    const verdict = await verdictAgainst(latest === undefined ? undefined : await readRelease(latest, join(projectRoot, 'releases')), before, working, accepted);
-    const introduced = new Set(verdict.introduced.map(sameBreak));
-    const reviewed = (change: ClassifiedChange): ReviewedChange => {
-      const operation = operationAt(change.location.pointer, change.kind === 'removed' ? before : working);
-      return {
-        ...change,
-        action: actionOf(change),
-        place: placeOf(change.location.pointer),
-        breaksRelease: introduced.has(sameBreak(change)),
-        ...(operation === undefined ? {} : { operation }),
-      };
-    };
+    const placeChange = createPlacer(placeOf, { before, after: working });
+    const placeBreak = createPlacer(placeOf, { before: release ?? working, after: working });
 
-    const [changes, lint, examples] = await Promise.all([
-      compareContracts(before, working).then((comparison) => comparison.changes.map(reviewed)),
-      Promise.all([lintContract(baseRoot, projectRoot), lintContract(workingRoot, projectRoot)])
-        .then(([was, now]) => introducedFindings(was, now)),
-      Promise.all([prepareForDiff(before), prepareForDiff(working)]).then(([was, now]) => examplesNoLongerValid(was, now).map((failure) => ({
-        ...failure,
-        scope: describeScope(parsePointer(failure.pointer), was),
-        place: placeOf(failure.pointer),
-      }))),
-    ]);
+    const releaseBreaks = release === undefined ? [] : unacceptedBreaking(comparePrepared({ before: release, after: prepared.working }, accepted).changes);
+    const breakingAt = new Set(releaseBreaks.map((change) => change.location.pointer));
+    const detected = detectChanges(prepared.before, prepared.working);
+    const changes = comparePrepared({ before: prepared.before, after: prepared.working }, accepted, detected).changes;
+    const brings = (change: ClassifiedChange) => change.category === 'breaking' && change.accepted === undefined && breakingAt.has(change.location.pointer);
+    const brought = new Set(changes.filter(brings).map((change) => change.location.pointer));
+
+    const examples = examplesMadeInvalid(prepared.before, prepared.working, detected.map((change) => change.pointer));
     return {
       base: { ref: base ?? `the merge base with ${defaultBranch}`, commit },
       ...(latest === undefined ? {} : { release: formatVersion(latest) }),
-      breaksRelease: verdict.breaking.length > 0,
-      introducedBreaks: verdict.introduced.map(reviewed),
-      breaksAtBase: verdict.breaking.length - verdict.introduced.length,
-      changes,
-      lint,
-      examples,
+      breaksRelease: releaseBreaks.length > 0,
+      changes: toEntries(changes.map((change) => placeChange(change, brings(change)))),
+      breaksAtBase: toEntries(releaseBreaks.filter((change) => !brought.has(change.location.pointer)).map((change) => placeBreak(change, false))),
+      lint: await lint,
+      examples: placeExamples(examples, prepared.working, placeOf),
     };
   } finally {
     await checkout.remove();
   }
 }
 
-async function verdictAgainst(
-  release: JsonObject | undefined, before: JsonObject, working: JsonObject, accepted: Awaited<ReturnType<typeof readAccepted>>,
-): Promise<{ breaking: ClassifiedChange[]; introduced: ClassifiedChange[] }> {
-  if (release === undefined) return { breaking: [], introduced: [] };
-  const [now, was] = await Promise.all([compareContracts(release, working, accepted), compareContracts(release, before, accepted)]);
-  const known = new Set(unacceptedBreaking(was.changes).map(sameBreak));
-  const breaking = unacceptedBreaking(now.changes);
-  return { breaking, introduced: breaking.filter((change) => !known.has(sameBreak(change))) };
+/** One entry per example (its file and line), with every place the docs show it. */
+function placeExamples(failures: readonly ExampleFailure[], working: JsonObject, placeOf: SourceLines): PlacedExampleFailure[] {
+  const byPlace = new Map<string, PlacedExampleFailure>();
+  for (const failure of failures) {
+    const place = placeOf(failure.pointer);
+    const key = [place.file, place.line, ...failure.problems].join('\u0000');
+    const entry = byPlace.get(key) ?? { place, uses: [], problems: failure.problems };
+    entry.uses.push(exampleUse(failure.pointer, working));
+    byPlace.set(key, entry);
+  }
+  return [...byPlace.values()];
 }
 
-const sameBreak = (change: ClassifiedChange): string => `${change.location.pointer} ${change.what}`;
-
-/** The operation or webhook a pointer is in (`#/paths/<path>/<method>/…`), read from a bundled contract. */
-function operationAt(pointer: string, contract: JsonObject): ReviewedChange['operation'] {
-  const [root, name, method] = parsePointer(pointer);
-  if ((root !== 'paths' && root !== 'webhooks') || name === undefined || !isMethod(method)) return undefined;
-  const operation = valueAt(contract, [root, name, method!]) as { operationId?: unknown; tags?: unknown } | undefined;
-  if (typeof operation?.operationId !== 'string') return undefined;
-  const [tag] = Array.isArray(operation.tags) ? operation.tags : [];
-  return { operationId: operation.operationId, ...(typeof tag === 'string' ? { tag } : {}) };
-}
-
-function actionOf(change: ClassifiedChange): Action {
-  if (change.category === 'deprecated') return 'deprecated';
-  if (change.kind === 'removed') return 'removed';
-  return change.category === 'added' || change.kind === 'added' ? 'added' : 'changed';
+/** Where an example is shown: its operation or webhook and the part of the exchange it illustrates. */
+function exampleUse(pointer: string, working: JsonObject): Use {
+  const segments = parsePointer(pointer);
+  const [root, , , keyword, status, inResponse, header] = segments;
+  const webhook = root === 'webhooks';
+  let part = '';
+  if (keyword === 'requestBody') part = webhook ? 'payload' : 'request body';
+  else if (keyword === 'responses') part = webhook ? `partner's answer ${status}` : inResponse === 'headers' ? `response ${status} header ${header}` : `response ${status} body`;
+  else if (keyword === 'parameters') {
+    const parameter = valueAt(working, segments.slice(0, 5)) as { in?: unknown; name?: unknown } | undefined;
+    part = `${String(parameter?.in ?? '')} parameter ${String(parameter?.name ?? '')}`.trim();
+  }
+  const operation = operationAt(pointer, working);
+  return { scope: describeScope(segments, working), ...(operation === undefined ? {} : { operation }), part, field: '', pointer };
 }

@@ -8,7 +8,7 @@ import type { ClassifiedChange } from '../../contract-changes/classify.ts';
 
 const change = (pointer: string, what: string, category: ClassifiedChange['category'] = 'breaking'): ClassifiedChange => ({
   category, level: category === 'breaking' ? 'major' : 'minor', what, why: 'because',
-  location: { pointer, scope: 'POST /v1/widgets (createWidget)', part: 'request body', field: '/name' }, kind: 'modified', differRules: [],
+  location: { pointer, scope: 'POST /v1/widgets (createWidget)', part: 'request body', field: '/name' }, kind: 'modified',
 });
 
 describe('applyAccepted', () => {

@@ -21,6 +21,8 @@ interface Fixture {
   category?: Exclude<Category, 'breaking'>;
   /** A JSON Pointer the gate must report (with the verdict above). */
   where: string;
+  /** Pointer prefixes where the gate must report nothing: the side a readOnly or writeOnly field is kept out of. */
+  nothingUnder?: string[];
   patch: Operation[];
 }
 
@@ -56,5 +58,7 @@ describe.concurrent.each(fixtures)('%s', (_name, fixture) => {
       const at = changes.find((change) => change.location.pointer === fixture.where);
       expect(at?.category, summary.join('\n')).toBe(fixture.category);
     }
+    const kept = changes.filter((change) => fixture.nothingUnder?.some((prefix) => change.location.pointer.startsWith(prefix)));
+    expect(kept, summary.join('\n')).toEqual([]);
   });
 });

@@ -104,14 +104,13 @@ describe('the release flow on a copy of the project', () => {
     expect(await checkBreaking()).toMatchObject({ code: 0, stdout: expect.stringContaining('No breaking change against release 1.0.1') });
   }, 120_000);
 
-  it('fails check:breaking on a breaking edit, naming the operation, the side, the field and the pointer', async () => {
+  it('fails check:breaking on a breaking edit, naming its file and line, where it applies, why, and its pointer', async () => {
     await edit('openapi/components/schemas/CustomerCreateRequest.yaml', 'required: [email, firstName, lastName, countryOfResidence]', 'required: [email, firstName, lastName, countryOfResidence, phoneNumber]');
     const result = await checkBreaking();
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('1 breaking change against release 1.0.1');
-    expect(result.stdout).toContain('POST /v1/partner/customers (createCustomer) › request body');
-    expect(result.stdout).toContain('now required: phoneNumber');
-    expect(result.stdout).toContain('at #/paths/~1v1~1partner~1customers/post/requestBody/content/application~1json/schema/required');
+    expect(result.stdout).toContain('1 breaking change against release 1.0.1:\n\n✖ CustomerCreateRequest  (openapi/components/schemas/CustomerCreateRequest.yaml:5)\n');
+    expect(result.stdout).toContain('    now required: phoneNumber — in the request body of createCustomer\n    why: requests that leave it out are refused\n');
+    expect(result.stdout).toContain('    at #/paths/~1v1~1partner~1customers/post/requestBody/content/application~1json/schema/required\n');
     expect(await release('1.1.0')).toMatchObject({ code: 2, stderr: expect.stringContaining('they need a major release') });
   }, 60_000);
 

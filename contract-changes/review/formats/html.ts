@@ -1,57 +1,58 @@
 /**
- * The review as a page: the verdict, then *What changed* per operation and webhook, each heading linking to that
- * operation in the reference docs of the proposed contract (`generated/docs/index.html`, which
- * `npm run generate` builds from the working `openapi/`, or a copy of it published elsewhere).
+ * The review as a page: the verdict, then what changed, one entry per edit, each with where it applies. Nothing
+ * links to docs that may be stale (`generated/docs/` is only what the last `npm run generate` built): with
+ * `--docs URL`, the reference docs of the proposed contract, each operation named links to its section there.
  */
-import type { SourcePlace } from '../../source-lines.ts';
-import type { Review, ReviewedChange } from '../review.ts';
-import { actionNames, baseName, byScope, partOf, placeText, verdictSentence, whereOf } from './words.ts';
+import type { Review, ReviewedChange, Use } from '../review.ts';
+import { appliesTo, placeText, titleOf, type Place, type Renderer } from '../../entries.ts';
+import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface HtmlOptions {
-  /** The reference docs of the proposed contract (default: `generated/docs/index.html`, relative to the page). */
+  /** The reference docs of the proposed contract: each operation named links to its section there. */
   docsUrl?: string;
   /** Where the files can be read on the web: each place links there. */
   sourceUrl?: string;
 }
 
-export const defaultDocsUrl = 'generated/docs/index.html';
-
-export function formatHtml(review: Review, { docsUrl = defaultDocsUrl, sourceUrl }: HtmlOptions = {}): string {
-  const at = (place: SourcePlace): string => {
+export function formatHtml(review: Review, { docsUrl, sourceUrl }: HtmlOptions = {}): string {
+  const at = (place: Place): string => {
     const text = `<code>${escape(placeText(place))}</code>`;
     return sourceUrl === undefined ? text : `<a href="${escape(`${sourceUrl}${place.file}#L${place.line}`)}">${text}</a>`;
+  };
+  /** Where a statement applies, each operation linked to its section of the docs when they are given. */
+  const render: Renderer = {
+    text: escape,
+    name: (use, shown) => {
+      const anchor = docsAnchor(use);
+      return docsUrl === undefined || anchor === undefined ? escape(shown) : `<a href="${escape(`${docsUrl}#${anchor}`)}">${escape(shown)}</a>`;
+    },
+  };
+  const entry = (change: ReviewedChange): string => {
+    const statements = change.statements.map((statement) => {
+      const why = statement.category === 'breaking' && statement.why !== undefined ? `<br><span class="why">why: ${escape(statement.why)}</span>` : '';
+      const accepted = statement.accepted === undefined ? '' : `<br><span class="why">accepted: ${escape(statement.accepted)}</span>`;
+      const text = `${escape(statement.what)}${statement.uses.length === 0 ? '' : ` — in ${appliesTo(statement.uses, render)}`}`;
+      return `<li${statement.breaksRelease ? ' class="breaking"' : ''}>${statement.breaksRelease ? '✖ ' : ''}${text}${why}${accepted}</li>`;
+    });
+    return `<li class="${change.breaksRelease ? 'breaking' : change.action}"><strong>${change.breaksRelease ? '✖ ' : ''}${actionNames[change.action]}</strong> `
+      + `${escape(titleOf(change))} — ${at(change.place)}<ul>${statements.join('')}</ul></li>`;
   };
   const body: string[] = [
     '<h1>Contract review</h1>',
     `<p class="verdict ${review.breaksRelease ? 'breaking' : 'compatible'}">${review.breaksRelease ? '✖' : '✔'} ${escape(verdictSentence(review))}</p>`,
     `<p>Compared with ${escape(baseName(review))}.</p>`,
+    '<h2>What changed</h2>',
   ];
-  if (review.introducedBreaks.length > 0) {
-    body.push('<h2>Breaking changes this change brings</h2>', '<table><tr><th>Where</th><th>What</th><th>Why</th><th>Source</th></tr>');
-    for (const change of review.introducedBreaks) {
-      body.push(`<tr><td>${escape(whereOf(change))}</td><td>${escape(change.what)}</td><td>${escape(change.why ?? '')}</td><td>${at(change.place)}</td></tr>`);
-    }
-    body.push('</table>');
-  }
-  body.push('<h2>What changed</h2>');
-  if (review.changes.length === 0) body.push('<p>Nothing a partner sees.</p>');
-  for (const [scope, changes] of byScope(review.changes)) {
-    const anchor = docsAnchor(changes[0]!);
-    const title = anchor === undefined ? escape(scope) : `<a href="${escape(`${docsUrl}#${anchor}`)}">${escape(scope)}</a>`;
-    body.push(`<h3>${title}</h3>`, '<ul>');
-    for (const change of changes) {
-      const part = partOf(change);
-      body.push(`<li class="${change.breaksRelease ? 'breaking' : change.action}"><strong>${change.breaksRelease ? '✖ ' : ''}${actionNames[change.action]}</strong> `
-        + `${escape(part === '' ? '' : `${part}: `)}${escape(change.what)} — ${at(change.place)}</li>`);
-    }
-    body.push('</ul>');
+  body.push(review.changes.length === 0 ? '<p>Nothing a partner sees.</p>' : `<ul>${breaksFirst(review).map(entry).join('\n')}</ul>`);
+  if (review.breaksAtBase.length > 0) {
+    body.push(`<h2>Breaks of release ${escape(review.release ?? '')} already there at the base</h2>`, `<ul>${review.breaksAtBase.map(entry).join('\n')}</ul>`);
   }
   body.push('<h2>Lint findings introduced</h2>', review.lint.length === 0 ? '<p>None.</p>' : '<ul>');
   for (const finding of review.lint) body.push(`<li><strong>${finding.severity}</strong> ${finding.tool} <code>${escape(finding.rule)}</code>: ${escape(finding.message)} — ${at(finding)}</li>`);
   if (review.lint.length > 0) body.push('</ul>');
   body.push('<h2>Examples that no longer validate</h2>', review.examples.length === 0 ? '<p>None.</p>' : '<ul>');
   for (const failure of review.examples) {
-    body.push(`<li><strong>${escape(failure.scope)}</strong> <code>${escape(failure.pointer)}</code> — ${at(failure.place)}<ul>${failure.problems.map((problem) => `<li>${escape(problem)}</li>`).join('')}</ul></li>`);
+    body.push(`<li>${at(failure.place)}, in ${appliesTo(failure.uses, render)}<ul>${failure.problems.map((problem) => `<li>${escape(problem)}</li>`).join('')}</ul></li>`);
   }
   if (review.examples.length > 0) body.push('</ul>');
   return `<!doctype html>
@@ -65,7 +66,8 @@ body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto
 .verdict.breaking, li.breaking { color: #a40e26; }
 .verdict.breaking { background: #fde8ea; }
 .verdict.compatible { background: #e6f4ea; color: #1b5e20; }
-table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+li li { color: #1d1d1f; } li li.breaking { color: #a40e26; }
+.why { color: #555; font-size: 90%; }
 code { font-size: 90%; }
 </style>
 </head>
@@ -77,8 +79,8 @@ ${body.join('\n')}
 }
 
 /** Redoc's deep link to an operation: `tag/<tag>/operation/<operationId>`, the tag written as Redoc slugs it. */
-function docsAnchor(change: ReviewedChange): string | undefined {
-  const { operation } = change;
+function docsAnchor(use: Use): string | undefined {
+  const { operation } = use;
   if (operation === undefined) return undefined;
   const tag = operation.tag === undefined ? '' : `tag/${encodeURIComponent(operation.tag.trim().replace(/\s+/g, '-'))}/`;
   return `${tag}operation/${encodeURIComponent(operation.operationId)}`;

@@ -1,10 +1,11 @@
 /**
- * The review as JUnit XML, for CI that shows test reports: one test case per change, lint finding and example,
- * failing for each break of the latest release this change brings, each lint finding (the lint must report
- * nothing) and each example that no longer validates.
+ * The review as JUnit XML, for CI that shows test reports: one failing test case per break of the latest release
+ * (those this change brings, and those there at the base, which fail the verdict too), one passing test case per
+ * other change, and one failing test case per lint finding introduced and per example that no longer validates.
  */
-import type { Review } from '../review.ts';
-import { actionNames, partOf, placeText, verdictSentence } from './words.ts';
+import type { Review, ReviewedChange } from '../review.ts';
+import { appliesTo, changeText, placeText, titleOf } from '../../entries.ts';
+import { actionNames, verdictSentence } from './words.ts';
 
 interface Case {
   classname: string;
@@ -12,27 +13,29 @@ interface Case {
   file: string;
   line: number;
   failure?: { message: string; text: string };
+  /** What a passing case says: the change in full. */
+  output?: string;
 }
 
 export function formatJunit(review: Review): string {
-  const shown = new Set(review.changes.filter((change) => change.breaksRelease).map((change) => change.location.pointer));
+  const breaks = review.changes.filter((change) => change.breaksRelease);
+  const others = review.changes.filter((change) => !change.breaksRelease);
+  const failing = (change: ReviewedChange, message: string): Case => ({
+    ...testCase(change),
+    failure: { message, text: `${changeText(change)}\nat ${placeText(change.place)}` },
+  });
   const suites: [string, Case[]][] = [
-    [`breaks of release ${review.release ?? '(none)'}`, review.introducedBreaks.filter((change) => !shown.has(change.location.pointer)).map((change) => ({
-      classname: change.location.scope, name: `${partOf(change)}: ${change.what}`, ...change.place,
-      failure: { message: change.what, text: `${change.why ?? ''}\nat ${placeText(change.place)}` },
-    }))],
-    ['what changed', review.changes.map((change) => ({
-      classname: change.location.scope,
-      name: `${actionNames[change.action]} ${partOf(change)}: ${change.what}`,
-      ...change.place,
-      ...(change.breaksRelease ? { failure: { message: `${verdictSentence(review)} ${change.what}`, text: `${change.why ?? ''}\nat ${placeText(change.place)}` } } : {}),
-    }))],
+    [`breaks of release ${review.release ?? '(none)'}`, [
+      ...breaks.map((change) => failing(change, verdictSentence(review))),
+      ...review.breaksAtBase.map((change) => failing(change, `There before this change: ${verdictSentence(review)}`)),
+    ]],
+    ['other changes', others.map((change) => ({ ...testCase(change), output: `${changeText(change)}\nat ${placeText(change.place)}` }))],
     ['lint findings introduced', review.lint.map((finding) => ({
       classname: `${finding.tool} ${finding.rule}`, name: `${finding.file}:${finding.line} ${finding.message}`, file: finding.file, line: finding.line,
       failure: { message: finding.message, text: `${finding.severity} ${finding.tool} ${finding.rule} at ${finding.file}:${finding.line}` },
     }))],
     ['examples that no longer validate', review.examples.map((failure) => ({
-      classname: failure.scope, name: failure.pointer, ...failure.place,
+      classname: appliesTo(failure.uses), name: placeText(failure.place), file: failure.place.file, line: failure.place.line,
       failure: { message: failure.problems[0] ?? 'no longer valid', text: failure.problems.join('\n') },
     }))],
   ];
@@ -43,8 +46,10 @@ export function formatJunit(review: Review): string {
     lines.push(`  <testsuite name="${attribute(name)}" tests="${cases.length}" failures="${count(cases)}">`);
     for (const entry of cases) {
       const opening = `    <testcase classname="${attribute(entry.classname)}" name="${attribute(entry.name)}" file="${attribute(entry.file)}" line="${entry.line}"`;
-      if (entry.failure === undefined) {
+      if (entry.failure === undefined && entry.output === undefined) {
         lines.push(`${opening}/>`);
+      } else if (entry.failure === undefined) {
+        lines.push(`${opening}>`, `      <system-out>${text(entry.output!)}</system-out>`, '    </testcase>');
       } else {
         lines.push(`${opening}>`, `      <failure message="${attribute(entry.failure.message)}">${text(entry.failure.text)}</failure>`, '    </testcase>');
       }
@@ -53,6 +58,17 @@ export function formatJunit(review: Review): string {
   }
   lines.push('</testsuites>');
   return lines.join('\n');
+}
+
+/** A change as a test case: named by what it did, classed by where it applies. */
+function testCase(change: ReviewedChange): Case {
+  const [first] = change.statements;
+  return {
+    classname: appliesTo(change.statements.flatMap((statement) => statement.uses)),
+    name: `${actionNames[change.action]} ${titleOf(change)}: ${first!.what}`,
+    file: change.place.file,
+    line: change.place.line,
+  };
 }
 
 const text = (value: string): string =>

@@ -1,26 +1,33 @@
-/** The review as plain text, for a terminal. */
-import type { Review } from '../review.ts';
-import { actionNames, baseName, byScope, partOf, placeText, plural, verdictSentence, whereOf } from './words.ts';
+/** The review as plain text, for a terminal or a CI log. */
+import type { Review, ReviewedChange } from '../review.ts';
+import { appliesTo, placeText, plural, statementText, titleOf } from '../../entries.ts';
+import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export function formatText(review: Review): string {
   const lines = [`Contract review: openapi/ against ${baseName(review)}`, '', verdictSentence(review)];
-  for (const change of review.introducedBreaks) {
-    lines.push(`  ✖ ${whereOf(change)}`, `      ${change.what}`, `      why: ${change.why ?? ''}`, `      at ${placeText(change.place)}`);
-  }
   lines.push('', review.changes.length === 0 ? 'What changed: nothing a partner sees.' : `What changed (${plural(review.changes.length, 'change')}):`);
-  for (const [scope, changes] of byScope(review.changes)) {
-    lines.push(`  ${scope}`);
-    for (const change of changes) {
-      const mark = change.breaksRelease ? '✖' : ' ';
-      const part = partOf(change);
-      lines.push(`   ${mark} ${actionNames[change.action].padEnd(10)} ${part === '' ? '' : `${part}: `}${change.what}  (${placeText(change.place)})`);
-    }
+  for (const change of breaksFirst(review)) lines.push(...changeLines(change));
+  if (review.breaksAtBase.length > 0) {
+    lines.push('', `Breaks of release ${review.release ?? ''} already there at ${baseName(review)} (${review.breaksAtBase.length}):`);
+    for (const change of review.breaksAtBase) lines.push(...changeLines(change));
   }
   lines.push('', review.lint.length === 0 ? 'Lint findings introduced: none.' : `Lint findings introduced (${review.lint.length}):`);
   for (const finding of review.lint) lines.push(`  ${finding.severity} ${finding.tool} ${finding.rule}: ${finding.message}  (${finding.file}:${finding.line})`);
   lines.push('', review.examples.length === 0 ? 'Examples that no longer validate: none.' : `Examples that no longer validate (${review.examples.length}):`);
   for (const failure of review.examples) {
-    lines.push(`  ${failure.scope}: ${failure.pointer}  (${placeText(failure.place)})`, ...failure.problems.map((problem) => `      ${problem}`));
+    lines.push(`  ${placeText(failure.place)}, in ${appliesTo(failure.uses)}`, ...failure.problems.map((problem) => `      ${problem}`));
   }
   return lines.join('\n');
+}
+
+/** `✖ Changed  FormationStatus  (file:line)`, then each statement, a break with why it breaks. */
+function changeLines(change: ReviewedChange): string[] {
+  const mark = change.breaksRelease ? '✖' : ' ';
+  const lines = [`  ${mark} ${actionNames[change.action].padEnd(10)} ${titleOf(change)}  (${placeText(change.place)})`];
+  for (const statement of change.statements) {
+    lines.push(`      ${statement.breaksRelease ? '✖ ' : ''}${statementText(statement)}`);
+    if (statement.category === 'breaking' && statement.why !== undefined) lines.push(`        why: ${statement.why}`);
+    if (statement.accepted !== undefined) lines.push(`        accepted: ${statement.accepted}`);
+  }
+  return lines;
 }

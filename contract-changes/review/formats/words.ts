@@ -1,21 +1,8 @@
-/** The review's words, shared by its formats: where a change is, what it did, the verdict in one sentence. */
-import type { SourcePlace } from '../../source-lines.ts';
+/** The review's words, shared by its formats: what an edit did, the base, the verdict in one sentence. */
+import { plural } from '../../entries.ts';
 import type { Action, Review, ReviewedChange } from '../review.ts';
 
 export const actionNames: Record<Action, string> = { added: 'Added', changed: 'Changed', deprecated: 'Deprecated', removed: 'Removed' };
-
-/** `request body › /phoneNumber`: the part of the operation and the field, without the operation. */
-export function partOf(change: ReviewedChange): string {
-  const { part, field } = change.location;
-  return [part, field].filter((piece) => piece !== '').join(' › ');
-}
-
-/** `POST /v1/partner/customers (createCustomer) › request body › /phoneNumber` */
-export function whereOf(change: ReviewedChange): string {
-  return [change.location.scope, partOf(change)].filter((piece) => piece !== '').join(' › ');
-}
-
-export const placeText = (place: SourcePlace): string => `${place.file}:${place.line}`;
 
 export function baseName(review: Review): string {
   return `${review.base.ref} (${review.base.commit.slice(0, 12)})`;
@@ -24,15 +11,13 @@ export function baseName(review: Review): string {
 export function verdictSentence(review: Review): string {
   if (review.release === undefined) return 'No release in releases/ to compare with.';
   if (!review.breaksRelease) return `Compatible with release ${review.release}: no partner built on it breaks.`;
-  const atBase = review.breaksAtBase === 0 ? '' : `; ${review.breaksAtBase} more were there before it`;
-  return `Breaks release ${review.release}: this change brings ${plural(review.introducedBreaks.length, 'breaking change')}${atBase}.`;
+  const brought = review.changes.filter((change) => change.breaksRelease).length;
+  const atBase = review.breaksAtBase.length === 0 ? '' : `; ${review.breaksAtBase.length} more were there before it`;
+  return `Breaks release ${review.release}: this change brings ${plural(brought, 'breaking change')}${atBase}.`;
 }
 
-/** The changes by operation or webhook (their scope), in the order they were found. */
-export function byScope<T extends { location: { scope: string } }>(changes: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const change of changes) groups.set(change.location.scope, [...(groups.get(change.location.scope) ?? []), change]);
-  return groups;
+/** The changes, those that break the latest release first: the order every format lists them in. */
+export function breaksFirst(review: Review): ReviewedChange[] {
+  return [...review.changes.filter((change) => change.breaksRelease), ...review.changes.filter((change) => !change.breaksRelease)];
 }
 
-export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;

@@ -7,6 +7,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { reviewChange, type Review } from '../../../contract-changes/review/review.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
 // What `npm run review` reads, and the launcher its npm script starts through (not the pinned Node it may install).
@@ -35,11 +36,18 @@ export interface ReviewProject {
   remove(): Promise<void>;
 }
 
-export async function createReviewProject(): Promise<ReviewProject> {
+/** The kit's code: what the review runs (the contract, its releases and the linters' rules are always today's). */
+const code = ['contract-changes', 'contract-model'];
+
+/** `codeAt`: a revision of this repository whose code the copy runs instead of the working tree's (to compare). */
+export async function createReviewProject({ codeAt }: { codeAt?: string } = {}): Promise<ReviewProject> {
   const folder = await mkdtemp(join(tmpdir(), 'contract-review-'));
-  for (const path of copied) {
+  for (const path of copied.filter((path) => codeAt === undefined || !code.includes(path))) {
     await mkdir(dirname(join(folder, path)), { recursive: true });
     await cp(join(root, path), join(folder, path), { recursive: true });
+  }
+  if (codeAt !== undefined) {
+    await promisify(execFile)('sh', ['-c', `git archive "$0" ${code.join(' ')} | tar -x -C "$1"`, codeAt, folder], { cwd: root });
   }
   await symlink(join(root, 'node_modules'), join(folder, 'node_modules'));
   const quiet = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -79,9 +87,25 @@ export async function createReviewProject(): Promise<ReviewProject> {
   };
 }
 
+/** The review of the change in the copy, run in process: no CLI started, the same review the CLI formats. */
+export function reviewProject(project: ReviewProject, base?: string): Promise<Review> {
+  return reviewChange({ projectRoot: project.folder, ...(base === undefined ? {} : { base }) });
+}
+
 /** One additive and one breaking edit to createCustomer's request body, both in CustomerCreateRequest.yaml. */
 export async function addOptionalAndRequireAnother(project: ReviewProject): Promise<void> {
   const file = 'openapi/components/schemas/CustomerCreateRequest.yaml';
   await project.edit(file, 'required: [email, firstName, lastName, countryOfResidence]', 'required: [email, firstName, lastName, countryOfResidence, phoneNumber]');
   await project.edit(file, '  phoneNumber:\n    $ref: ./PhoneNumber.yaml\n', '  phoneNumber:\n    $ref: ./PhoneNumber.yaml\n  middleName:\n    $ref: ./PersonName.yaml\n');
+}
+
+/**
+ * Three edits a designer makes in one change: an optional field in a request (createCustomer's `middleName`), a
+ * `writeOnly` field made required (the responsible party's `taxId`, sent and never returned), and a new value in a
+ * closed enum that responses carry and a query parameter accepts (FormationStatus gains `ON_HOLD`).
+ */
+export async function addThreeEdits(project: ReviewProject): Promise<void> {
+  await project.edit('openapi/components/schemas/CustomerCreateRequest.yaml', '  phoneNumber:\n    $ref: ./PhoneNumber.yaml\n', '  phoneNumber:\n    $ref: ./PhoneNumber.yaml\n  middleName:\n    $ref: ./PersonName.yaml\n');
+  await project.edit('openapi/components/schemas/ResponsibleParty.yaml', 'required: [firstName, lastName, email]', 'required: [firstName, lastName, email, taxId]');
+  await project.edit('openapi/components/schemas/FormationStatus.yaml', 'enum: [PENDING, SUBMITTED, COMPLETED, FAILED]', 'enum: [PENDING, SUBMITTED, ON_HOLD, COMPLETED, FAILED]');
 }
