@@ -9,6 +9,7 @@
  * out while it holds more than they do. Each partner's bytes are counted, and the chunks holding its requests are
  * indexed, so that making room reads only that partner's oldest chunks.
  */
+import { maskCredentials } from '../../contract-model/credentials.ts';
 import { key, numberPart, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
 import type { JournalNote } from '../pipeline/exchange.ts';
@@ -107,8 +108,9 @@ export interface EncodedRequest {
   scope: string;
 }
 
+/** Every key and secret anywhere in the entry is masked here, once, whichever of its fields holds it. */
 export function encodeRequest(record: RequestRecord): EncodedRequest {
-  return { bytes: Buffer.from(JSON.stringify(record)), scope: scopeOf(record) };
+  return { bytes: Buffer.from(maskCredentials(JSON.stringify(record))), scope: scopeOf(record) };
 }
 
 export function appendRequests(tx: Tx, records: readonly EncodedRequest[], maxBytes: number): void {

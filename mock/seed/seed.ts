@@ -13,7 +13,7 @@
  */
 import type { FieldError, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
-import { maskKey } from '../auth/api-keys.ts';
+import { maskCredentials } from '../../contract-model/credentials.ts';
 import { serviceUnavailable } from '../http/api-error.ts';
 import { cut } from '../journal/captured-message.ts';
 import { entryProblems, simulationFor, underSeedEntry, type RequestValidatorOf } from './seed-check.ts';
@@ -77,7 +77,7 @@ export function readSeed(document: unknown, defaultApiKey?: string): { partners:
 function recordedPartner(document: Record<string, unknown>, apiKey: string | undefined): { partner: SeedPartner; at: string } {
   if (apiKey === undefined) throw new SeedError('A recording holds no key: load it with the key of the partner it is for.', [{ in: 'body', field: '/apiKey', code: 'E_REQUIRED', message: 'Send the partner\'s key in Authorization (POST /_mock/seed), or give --seed-key with --seed.' }]);
   const sections = Array.isArray(document.recorded) ? (document.recorded as unknown[]).filter(isObject) : [];
-  const masked = maskKey(apiKey);
+  const masked = maskCredentials(apiKey);
   const index = sections.length === 1 ? 0 : sections.findIndex((section) => section.partner === masked);
   const section = sections[index];
   if (!section) {
