@@ -148,6 +148,7 @@ async function redirectingReceiver(): Promise<Server> {
 describe('keys and secrets are masked wherever the mock shows what it was sent', () => {
   let logDir: string;
   let mock: MockProcess;
+  let proxy: MockProcess;
   let receiver: Server;
   const sources = new Map<string, string>();
   /** Request id → the case that sent it. */
@@ -191,21 +192,34 @@ describe('keys and secrets are masked wherever the mock shows what it was sent',
     await reading;
     sources.set('the journal stream', streamed);
 
+    await readJournal(mock, '');
+    for (const path of ['/_mock/deliveries', '/_mock/events', '/_mock/health']) sources.set(path, (await adminRead(mock.url, path, partnerKey)).text);
+
+    // A proxy whose upstream's URL holds the key: its start line and its journal show that URL.
+    proxy = await startMockProcess({ args: ['--store', 'memory', '--rate-limit', '100000', '--upstream', `${mock.url}/${key}`], logDir: await mkdtemp(join(logDir, 'proxy-')) });
+    await send(proxy.url, { name: 'through the proxy' }, 'req_through_proxy');
+    await readJournal(proxy, 'proxy ');
+    for (const [running, label] of [[mock, ''], [proxy, 'proxy ']] as const) {
+      await running.stop();
+      const log = await readFile(running.logFile, 'utf8');
+      log.split('\n').forEach((line, index) => sources.set(`${label}log line ${index + 1}: ${line.slice(0, 300)}`, line));
+    }
+  }, 120_000);
+
+  /** The journal's pages and each entry whole, kept as sources to search. */
+  async function readJournal(running: MockProcess, label: string): Promise<void> {
     const listed: { id: string; requestId: string }[] = [];
     for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
-      const page = await adminRead(mock.url, `/_mock/requests?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-      sources.set(`the journal list${cursor ? ` after ${cursor}` : ''}`, page.text);
+      const page = await adminRead(running.url, `/_mock/requests?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      sources.set(`${label}the journal list${cursor ? ` after ${cursor}` : ''}`, page.text);
       listed.push(...page.payload.data);
       cursor = page.payload.nextCursor;
     }
-    for (const entry of listed) sources.set(`journal entry ${entry.requestId} (${caseOf.get(entry.requestId) ?? 'no case'})`, (await adminRead(mock.url, `/_mock/requests/${entry.id}`)).text);
-    for (const path of ['/_mock/deliveries', '/_mock/events', '/_mock/health']) sources.set(path, (await adminRead(mock.url, path, partnerKey)).text);
-    await mock.stop();
-    const log = await readFile(mock.logFile, 'utf8');
-    log.split('\n').forEach((line, index) => sources.set(`log line ${index + 1}: ${line.slice(0, 300)}`, line));
-  }, 120_000);
+    for (const entry of listed) sources.set(`${label}journal entry ${entry.requestId} (${caseOf.get(entry.requestId) ?? 'no case'})`, (await adminRead(running.url, `/_mock/requests/${entry.id}`)).text);
+  }
 
   afterAll(async () => {
+    await proxy?.stop();
     await mock?.stop();
     receiver?.close();
     if (logDir) await rm(logDir, { recursive: true, force: true });
@@ -215,6 +229,8 @@ describe('keys and secrets are masked wherever the mock shows what it was sent',
     const read = [...sources.entries()].filter(([source]) => source.startsWith('journal entry')).map(([source]) => source);
     for (const [requestId, name] of caseOf) if (!name.includes('admin route')) expect(read.some((source) => source.startsWith(`journal entry ${requestId} `)), name).toBe(true);
     expect([...sources.values()].some((text) => text.includes('webhook endpoint disabled')), 'the delivery failures logged').toBe(true);
+    const proxied = JSON.parse([...sources.entries()].find(([source]) => source.startsWith('proxy journal entry req_through_proxy '))?.[1] ?? 'null') as { payload?: { upstream?: { url?: string } } } | null;
+    expect(proxied?.payload?.upstream?.url, 'the upstream, as the proxy journals it').toBe(`${mock.url}/***`);
   });
 
   it('shows no eight characters of a key or a secret anywhere', () => {
