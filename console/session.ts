@@ -4,6 +4,7 @@
  * for one (`--admin-token`, or the one it printed for a `--public-url` others reach).
  */
 import { signal } from '@preact/signals';
+import { maskCredentials } from '../contract-model/credentials.ts';
 
 const keyItem = 'mock-console.partner-key';
 const tokenItem = 'mock-console.admin-token';
@@ -39,7 +40,7 @@ export function setAdminToken(value: string): void {
   keep(tokenItem, adminToken.value);
 }
 
-/** The key shown as the mock's journal shows it: `dk_test_…wxyz`. */
+/** The key shown as the mock's journal shows it (`dk_test_…wxyz`), by the same rule. */
 export function maskedKey(key: string): string {
-  return key.length > 12 ? `${key.slice(0, 8)}…${key.slice(-4)}` : key;
+  return maskCredentials(key);
 }

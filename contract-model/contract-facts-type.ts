@@ -4,6 +4,8 @@
  */
 export interface ContractFacts {
   apiKey: { format: string; prefixes: { sandbox: string; production: string } };
+  /** A webhook signing secret's pattern (`whsec_` and base64): the mock's admin contract's `WebhookSecret`. */
+  webhookSecret: { format: string };
   entitySuffixes: { LLC: string[]; CCorp: string[] };
   officerRoles: { required: string[]; singleHolder: string[] };
   errorDetails: { maxItems: number; maxFieldLength: number };

@@ -5,8 +5,11 @@
  * those one officer at most may hold (`x-required-roles`, `x-single-holder-roles` on its `executiveMembers`), and
  * the bounds of an error's `details` and of a field pointer, and the formats of `x-request-id` and `Idempotency-Key`
  * (checked by steps that run before request validation, which must still answer by the contract's rule), the page
- * size, the longest error message, the largest document (`Document.sizeBytes`), and the service's limits (`x-service-limits` at the root: body and header sizes,
- * retention, rates, the webhook timeout and retry schedule). `npm run generate` writes them to
+ * size, the longest error message, the largest document (`Document.sizeBytes`), and the service's limits
+ * (`x-service-limits` at the root: body and header sizes, retention, rates, the webhook timeout and retry schedule);
+ * and, from the mock's admin contract, the pattern of a webhook signing secret (`WebhookSecret`), which the API's
+ * contract describes only in words: with the key's format, what tells a credential wherever it appears
+ * (credentials.ts). `npm run generate` writes them to
  * generated/contract-facts.ts, which the mock, the client and the contract suite import.
  */
 import type { ContractFacts, ServiceLimits } from './contract-facts-type.ts';
@@ -14,8 +17,9 @@ import type { ContractDocument, JsonObject } from './document.ts';
 
 export type { ContractFacts } from './contract-facts-type.ts';
 
-export function readContractFacts(document: ContractDocument): ContractFacts {
+export function readContractFacts(document: ContractDocument, adminDocument: ContractDocument): ContractFacts {
   const components = document.components as Record<string, Record<string, JsonObject>>;
+  const webhookSecret = at(adminDocument.components, ['schemas', 'WebhookSecret'], "the admin contract's WebhookSecret schema");
   const apiKey = at(components, ['securitySchemes', 'ApiKey'], 'the ApiKey security scheme');
   const prefixes = apiKey['x-key-prefixes'] as JsonObject | undefined;
   const companyName = at(components, ['schemas', 'CompanyName'], 'the CompanyName schema');
@@ -33,6 +37,7 @@ export function readContractFacts(document: ContractDocument): ContractFacts {
       format: text(apiKey['x-key-format'], 'ApiKey x-key-format'),
       prefixes: { sandbox: text(prefixes?.sandbox, 'ApiKey x-key-prefixes.sandbox'), production: text(prefixes?.production, 'ApiKey x-key-prefixes.production') },
     },
+    webhookSecret: { format: text(webhookSecret.pattern, 'WebhookSecret pattern') },
     entitySuffixes: { LLC: texts(suffixes?.LLC, 'CompanyName x-entity-suffixes.LLC'), CCorp: texts(suffixes?.CCorp, 'CompanyName x-entity-suffixes.CCorp') },
     officerRoles: {
       required: texts(members['x-required-roles'], 'executiveMembers x-required-roles'),

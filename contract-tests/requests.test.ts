@@ -2,8 +2,9 @@
  * What every request is held to, whatever the operation (see *Requests and responses*): bodies must be JSON
  * (`415`), valid JSON (`E_MALFORMED_JSON`, bytes that are not UTF-8 included) and at most 1 MiB (`413`, also when
  * sent chunked); unknown paths are `404`, known paths with another method `405` with `Allow`; `x-request-id` is
- * echoed, or generated when absent. These requests are malformed on purpose, so they are sent raw — through the
- * same contract check as the client's. Requests refused before routing are in refusals-before-routing.test.ts.
+ * echoed, or generated when absent or holding a credential. These requests are malformed on purpose, so they are
+ * sent raw — through the same contract check as the client's. Requests refused before routing are in
+ * refusals-before-routing.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contractFacts } from '../generated/contract-facts.ts';
@@ -215,6 +216,18 @@ describe('x-request-id', () => {
     const response = await rawRequest({ method: 'GET', path: '/v1/partner/reference/states?limit=1', requestId: null });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toMatch(/^[!-~]{1,200}$/);
+  });
+
+  it('is never echoed when it holds an API key or a signing secret, or the start of one: a new one is generated', async () => {
+    const tail = 'Zq8RvT3mWx5Kp2Ln7Yc4Hb9Fd6Gs1Ja';
+    const prefix = contractFacts.apiKey.prefixes.sandbox;
+    for (const sent of [`${prefix}${tail}`, `ref-${prefix}${tail}`, `${prefix.replaceAll('_', '%5F')}${tail}`, `${prefix}${tail.slice(0, 8)}`, `whsec_${tail}`]) {
+      const response = await rawRequest({ method: 'GET', path: '/v1/partner/reference/states?limit=1', requestId: sent });
+      expect(response.status, sent).toBe(200);
+      const generated = response.headers.get('x-request-id');
+      expect(generated, sent).toMatch(/^[!-~]{1,200}$/);
+      expect(generated, sent).not.toContain(tail.slice(0, 8));
+    }
   });
 
   it('is refused when it is not 1 to 200 visible ASCII characters, and the answer carries a generated one', async () => {

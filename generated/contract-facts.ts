@@ -9,6 +9,9 @@ export const contractFacts: ContractFacts = {
       "production": "dk_live_"
     }
   },
+  "webhookSecret": {
+    "format": "^whsec_[A-Za-z0-9+/]+={0,2}$"
+  },
   "entitySuffixes": {
     "LLC": [
       "LLC",

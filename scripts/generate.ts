@@ -81,16 +81,20 @@ const docs = (bundled: string, file: string, title: string, options: { samples?:
   },
 });
 
-/** The contract's facts (contract-model/contract-facts.ts) as a module, for code that does not read the bundle. */
-const facts = (bundled: string, file: string): Step => ({
+/**
+ * The contract's facts (contract-model/contract-facts.ts) as a module, for code that does not read the bundle: the
+ * API's, and the admin contract's that say what a webhook secret is.
+ */
+const facts = (bundled: string, adminBundled: string, file: string): Step => ({
   file,
   make: async (out) => {
     const document = JSON.parse(await readFile(join(out, bundled), 'utf8')) as ContractDocument;
+    const adminDocument = JSON.parse(await readFile(join(out, adminBundled), 'utf8')) as ContractDocument;
     const module = [
       '// Written by `npm run generate` from the contract (openapi/): the facts contract-model/contract-facts.ts reads.',
       "import type { ContractFacts } from '../contract-model/contract-facts-type.ts';",
       '',
-      `export const contractFacts: ContractFacts = ${JSON.stringify(readContractFacts(document), null, 2)};`,
+      `export const contractFacts: ContractFacts = ${JSON.stringify(readContractFacts(document, adminDocument), null, 2)};`,
       '',
     ].join('\n');
     await writeFile(join(out, file), module);
@@ -151,11 +155,11 @@ const steps: Step[] = [
   bundle(contractRoot, 'openapi.json'),
   bundle(contractRoot, 'openapi.dereferenced.json', '--dereferenced'),
   types('openapi.json', 'openapi.d.ts'),
-  facts('openapi.json', 'contract-facts.ts'),
+  bundle(adminRoot, 'mock-admin/openapi.json'),
+  facts('openapi.json', 'mock-admin/openapi.json', 'contract-facts.ts'),
   clientContract('openapi.json', 'client-contract.ts'),
   schemaTypes('openapi.json', 'schema-types.ts'),
   docs('openapi.json', 'docs/index.html', 'Partner Formation API', { samples: true }),
-  bundle(adminRoot, 'mock-admin/openapi.json'),
   types('mock-admin/openapi.json', 'mock-admin/openapi.d.ts'),
   docs('mock-admin/openapi.json', 'mock-admin/docs/index.html', 'Partner Formation mock: admin API'),
 ];

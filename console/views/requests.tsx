@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { adminClient, problemOf, type JournalEntry, type JournalExchange } from '../api.ts';
 import { contract } from '../contract.ts';
-import { adminToken, partnerKey } from '../session.ts';
+import { adminToken, maskedKey, partnerKey } from '../session.ts';
 import { followJournal } from '../stream.ts';
 import { CopyButton, HeadersTable, Json, Notice, Panel, StatusBadge, When } from '../ui.tsx';
 import { VirtualRows } from './virtual-rows.tsx';
@@ -291,7 +291,7 @@ export function curlOf(entry: JournalExchange): string {
     // A header the journal masked cannot be sent again as it was: left out, but for the key (below).
     if (leftOut.has(name) || (value === '[masked]' && name !== 'authorization')) continue;
     let sent = value;
-    if (name === 'authorization') sent = partnerKey.value && entry.partner && partnerKey.value.endsWith(entry.partner.slice(-4)) ? partnerKey.value : '$API_KEY';
+    if (name === 'authorization') sent = partnerKey.value && entry.partner && maskedKey(partnerKey.value) === entry.partner ? partnerKey.value : '$API_KEY';
     parts.push('-H', name === 'authorization' && sent === '$API_KEY' ? `"authorization: $API_KEY"` : quote(`${name}: ${sent}`));
   }
   const body = request?.body;

@@ -2,10 +2,12 @@
  * Checks a response the suite received. Against its operation, with the kit's response validator (the one the
  * mock runs on its own answers): status, headers, media type and body as the contract documents them. Outside
  * every operation, against the error envelope the contract promises there: `404`, or `405` with `Allow`. And
- * everywhere, the envelope rules the contract states in prose: `x-request-id` echoes the one sent, and an error's
- * `requestId` equals it (except in an idempotent replay, whose body is the original's, naming the original request).
- * A request refused before routing is held to what *Refusals before routing* says of every such answer instead.
+ * everywhere, the envelope rules the contract states in prose: `x-request-id` echoes the one sent (unless it holds
+ * a credential), and an error's `requestId` equals it (except in an idempotent replay, whose body is the
+ * original's, naming the original request). A request refused before routing is held to what *Refusals before
+ * routing* says of every such answer instead.
  */
+import { holdsCredential } from '../../contract-model/credentials.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
 import { compileResponseValidator, isJsonMediaType, mediaTypeOf } from '../../contract-model/response-validator.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
@@ -71,8 +73,9 @@ function checkEnvelopeRules(observed: ObservedResponse, json: unknown): string[]
   const problems: string[] = [];
   const header = observed.headers.get('x-request-id');
   const replayed = observed.headers.get('idempotent-replayed') === 'true';
-  // Only a valid id can be echoed: an invalid one is refused, and the answer carries a generated id instead.
-  const echoable = observed.sentRequestId !== null && compiler.component('RequestId')(observed.sentRequestId);
+  // Only a valid id can be echoed: an invalid one is refused, and the answer carries a generated id instead; so
+  // does one that holds a credential, never echoed.
+  const echoable = observed.sentRequestId !== null && compiler.component('RequestId')(observed.sentRequestId) && !holdsCredential(observed.sentRequestId);
   if (header !== null && echoable && header !== observed.sentRequestId) {
     problems.push(`x-request-id ${JSON.stringify(header)} does not echo the one sent (${JSON.stringify(observed.sentRequestId)})`);
   }

@@ -61,7 +61,7 @@ async function main(invocation: Invocation): Promise<void> {
       docs: `${mock.url}/docs`,
       console: `${mock.url}/_mock/console`,
       webhookUrl: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
-      upstream: config.upstream?.url ?? null,
+      upstream: config.upstream === undefined ? null : maskEndpointUrl(config.upstream.url),
       formationTimeline: config.formationTimeline,
       validateResponses: config.validateResponses,
       // Since the process started: module loading included.

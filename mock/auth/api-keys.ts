@@ -4,6 +4,7 @@
  * compared in constant time, and keys are only ever logged masked.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { maskCredentials } from '../../contract-model/credentials.ts';
 import { contractFacts } from '../../generated/contract-facts.ts';
 import type { ErrorCode } from '../../generated/openapi.js';
 
@@ -17,6 +18,7 @@ export const wellFormedKey = new RegExp(contractFacts.apiKey.format);
 export interface Partner {
   /** Stable id derived from the key: data is partitioned by it. */
   id: string;
+  /** The key as it is shown (`dk_test_…wxyz`: contract-model/credentials.ts). */
   maskedKey: string;
   /** The key itself, for the mock's own calls on the partner's behalf (a seed); never logged or shown. */
   key: string;
@@ -42,7 +44,7 @@ export function createKeyChecker(environment: Environment, acceptedKeys?: readon
       if (accepted && !includesInConstantTime(accepted, digest(authorization))) return { ok: false, code: 'E_AUTH_INVALID', reason: 'unknown key' };
       let partner = partners.get(authorization);
       if (!partner) {
-        partner = { id: `ptn_${digest(authorization).subarray(0, 12).toString('hex')}`, maskedKey: maskKey(authorization), key: authorization };
+        partner = { id: `ptn_${digest(authorization).subarray(0, 12).toString('hex')}`, maskedKey: maskCredentials(authorization), key: authorization };
         // Bounded: the map only speeds up repeat lookups; forgetting an entry is harmless.
         if (partners.size >= 100_000) partners.clear();
         partners.set(authorization, partner);
@@ -50,10 +52,6 @@ export function createKeyChecker(environment: Environment, acceptedKeys?: readon
       return { ok: true, partner };
     },
   };
-}
-
-export function maskKey(key: string): string {
-  return key.length > 14 ? `${key.slice(0, 8)}…${key.slice(-4)}` : '…';
 }
 
 function digest(key: string): Buffer {

@@ -1,9 +1,14 @@
-/** Structured logs (pino): JSON lines for machines, or a readable one-liner per event on a terminal. */
+/**
+ * Structured logs (pino): JSON lines for machines, or a readable one-liner per event on a terminal. Every line is
+ * written with the API keys and webhook secrets in it masked, whichever field holds one (a path, a URL, an error's
+ * message), by the rule the journal's entries are masked with (contract-model/credentials.ts).
+ */
 import pino, { type Logger } from 'pino';
+import { maskCredentials } from '../../contract-model/credentials.ts';
 import type { MockConfig } from './config.ts';
 
 export async function createLogger(config: Pick<MockConfig, 'logLevel' | 'logFormat'>): Promise<Logger> {
-  const options = { level: config.logLevel, base: undefined, redact: { paths: ['authorization', '*.authorization'], censor: '[redacted]' } };
+  const options = { level: config.logLevel, base: undefined, redact: { paths: ['authorization', '*.authorization'], censor: '[redacted]' }, hooks: { streamWrite: (line: string) => maskCredentials(line) } };
   // Lines are written 4 KiB at a time, and at least every 100 ms: one write per line went through Node's thread pool
   // and woke the event loop again at every request. On exit what waits is written; a process killed outright loses
   // at most those 100 ms of lines (its journal loses as many of its requests).

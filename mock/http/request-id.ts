@@ -1,5 +1,10 @@
-/** Every answer carries `x-request-id`: the caller's, when it is a valid one, or one made here. */
+/**
+ * Every answer carries `x-request-id`: the caller's, when it is a valid one, or one made here. One that looks like
+ * an API key or a webhook secret (or the start of one) is never taken, as the contract says: an id is echoed,
+ * journaled and logged as it is, and a key sent there by mistake would travel with it.
+ */
 import { randomBytes } from 'node:crypto';
+import { holdsCredential } from '../../contract-model/credentials.ts';
 import { contractFacts } from '../../generated/contract-facts.ts';
 
 /** The contract's RequestId pattern (generated/contract-facts.ts). */
@@ -14,7 +19,7 @@ export function newRequestId(): string {
   return `req_${processPrefix}${counter.toString(36)}`;
 }
 
-/** The id of a request: the one it sent when valid, else a new one. */
+/** The id of a request: the one it sent when valid and no credential, else a new one. */
 export function requestIdFor(sent: string | string[] | undefined): string {
-  return typeof sent === 'string' && validRequestId.test(sent) ? sent : newRequestId();
+  return typeof sent === 'string' && validRequestId.test(sent) && !holdsCredential(sent) ? sent : newRequestId();
 }

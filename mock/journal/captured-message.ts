@@ -1,13 +1,18 @@
 /**
  * What the journal keeps of a request or an answer: its headers and its body, as a person debugging an integration
  * needs them and no more. Secrets are masked: a header or query parameter whose name says it holds a credential
- * (`authorization`, `cookie`, `*token*`, `*secret*`, `*api-key*`, `signature`…) as `[masked]`, the API key in
- * `authorization` as its masked form, and an API key or webhook secret found anywhere else (a path, a query, a
- * header, a body) as well. Every value is cut to a bounded length, and its JSON too (a body of control characters
- * would otherwise take six times its size), and a body that is not text (a PDF) is summarised by its size: an entry
- * stays small whatever was sent, and the journal never becomes a store of keys or documents.
+ * (`authorization`, `cookie`, `*token*`, `*secret*`, `*api-key*`, `signature`…), or whose name holds an API key or
+ * a webhook secret or the start of one (a key split across a name and its value), as `[masked]`, and the API key in
+ * `authorization` as its masked form. A key or secret anywhere else (a path, a query, a header's name or value, a
+ * body) is masked in the entry as a whole, as it is encoded (journal-records.ts), by the one rule that finds them
+ * (contract-model/credentials.ts). Every value is cut to a bounded length, and its JSON too (a body of control
+ * characters would otherwise take six times its size), and a body that is not text (a PDF) is summarised by its
+ * size: an entry stays small whatever was sent, and the journal never becomes a store of keys or documents.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { holdsCredential, masked } from '../../contract-model/credentials.ts';
+
+export { masked } from '../../contract-model/credentials.ts';
 
 export interface CapturedBody {
   /** The body's whole size in bytes, kept or not. */
@@ -26,7 +31,7 @@ export interface CapturedMessage {
 
 /** A request as kept: with its query string, so that it can be sent again (copied as curl). */
 export interface CapturedRequest extends CapturedMessage {
-  /** The query string as sent, without `?`, credentials masked, cut to `maxQueryLength`. */
+  /** The query string as sent, without `?`, parameters named as credentials masked, cut to `maxQueryLength`. */
   query: string;
   /** Whether `query` holds only the start of it. */
   queryTruncated: boolean;
@@ -40,17 +45,10 @@ const maxHeaderNameLength = 100;
 
 /** A header or query parameter whose name says it carries a credential: never kept as sent. */
 const credentialName = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|signature|session/i;
-export const masked = '[masked]';
-/** Credentials recognised by their form wherever they are: an API key, a webhook signing secret. */
-const secretValue = /\b(dk_(?:test|live)_)[A-Za-z0-9]{20,60}([A-Za-z0-9]{4})\b|\bwhsec_[A-Za-z0-9+/=]{8,}/g;
+/** Whether a name says its value is a credential, or holds one itself (the rest of it may be the value). */
+const namesCredential = (name: string) => credentialName.test(name) || holdsCredential(name);
 /** Most bytes a body's text may take in the journal, as JSON: its characters are cut further when escapes would pass it. */
 const maxBodyJsonBytes = 32 * 1024;
-
-/** The text with every API key masked as the journal shows keys (`dk_test_…wxyz`), and every webhook secret. */
-export function withoutSecrets(text: string): string {
-  if (!text.includes('dk_') && !text.includes('whsec_')) return text;
-  return text.replace(secretValue, (found, prefix: string | undefined, last: string | undefined) => (prefix ? `${prefix}…${last}` : `whsec_${masked}`));
-}
 
 /**
  * A request's or an answer's headers as kept: names lower-cased, repeated values joined, credentials masked
@@ -68,19 +66,19 @@ export function capturedHeaders(headers: IncomingHttpHeaders | Record<string, st
     const text = Array.isArray(value) ? value.join(', ') : String(value);
     if (isCredential(lower)) kept[lower] = lower === 'authorization' && maskedKey !== undefined ? maskedKey : masked;
     // Written at every request: most values need nothing done, and are kept as they are after one test.
-    else kept[lower] = text.length <= maxHeaderValueLength && !needsCare.test(text) ? text : cut(withoutSecrets(printable(text)), maxHeaderValueLength);
+    else kept[lower] = text.length <= maxHeaderValueLength && !needsCare.test(text) ? text : cut(printable(text), maxHeaderValueLength);
   }
   return kept;
 }
 
-/** A value with a control character, a key or a secret in it. */
-const needsCare = /[\x00-\x08\x0A-\x1F\x7F]|dk_|whsec_/;
+/** A value with a control character in it. */
+const needsCare = /[\x00-\x08\x0A-\x1F\x7F]/;
 /** Header names seen, and whether each names a credential: the same few names come with every request. */
 const credentialNames = new Map<string, boolean>();
 function isCredential(name: string): boolean {
   let found = credentialNames.get(name);
   if (found === undefined) {
-    found = credentialName.test(name);
+    found = namesCredential(name);
     if (credentialNames.size < 1000) credentialNames.set(name, found);
   }
   return found;
@@ -88,21 +86,19 @@ function isCredential(name: string): boolean {
 
 /**
  * The query string of a request target (`/path?a=1` → `a=1`): a parameter whose name says it is a credential
- * masked, any key or secret masked, any space or control character escaped, cut (never inside a `%XX` escape).
+ * masked, any space or control character escaped, cut (never inside a `%XX` escape).
  */
 export function capturedQuery(target: string | undefined): { query: string; queryTruncated: boolean } {
   const start = target?.indexOf('?') ?? -1;
   if (start < 0) return { query: '', queryTruncated: false };
   const escaped = (target as string).slice(start + 1).replace(/[\x00-\x20\x7F]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-  const query = withoutSecrets(
-    escaped
-      .split('&')
-      .map((pair) => {
-        const equals = pair.indexOf('=');
-        return equals > 0 && credentialName.test(safeDecode(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=${masked}` : pair;
-      })
-      .join('&'),
-  );
+  const query = escaped
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals > 0 && namesCredential(safeDecode(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=${masked}` : pair;
+    })
+    .join('&');
   if (query.length <= maxQueryLength) return { query, queryTruncated: false };
   let end = maxQueryLength;
   const escapeStart = query.lastIndexOf('%', end - 1);
@@ -133,7 +129,7 @@ export function capturedBody(body: string | Uint8Array | undefined, contentType:
 
 function textBody(text: string, bytes: number, cutAlready = false): CapturedBody | null {
   if (bytes === 0) return null;
-  let kept = withoutSecrets(cut(text, maxBodyCharacters, '').replaceAll('\0', '\uFFFD'));
+  let kept = cut(text, maxBodyCharacters, '').replaceAll('\0', '\uFFFD');
   let truncated = cutAlready || kept.length < text.length;
   // A short text cannot pass the bound however it is escaped (six bytes a character at most).
   if (kept.length * 6 > maxBodyJsonBytes) {

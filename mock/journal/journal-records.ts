@@ -4,6 +4,7 @@
  * entries for one page, so that a read costs a page however large the journal or however rare the matches. How it
  * is kept within its budget of bytes, fairly between partners, is journal-budget.ts.
  */
+import { maskCredentials } from '../../contract-model/credentials.ts';
 import { key, numberPart, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
 import type { JournalNote } from '../pipeline/exchange.ts';
@@ -85,8 +86,9 @@ export interface EncodedRequest {
   scope: string;
 }
 
+/** Every key and secret anywhere in the entry is masked here, once, whichever of its fields holds it. */
 export function encodeRequest(record: RequestRecord): EncodedRequest {
-  return { bytes: Buffer.from(JSON.stringify(record)), scope: scopeOf(record) };
+  return { bytes: Buffer.from(maskCredentials(JSON.stringify(record))), scope: scopeOf(record) };
 }
 
 export interface MadeChunk {

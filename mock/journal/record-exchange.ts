@@ -10,12 +10,15 @@
 import type { Logger } from 'pino';
 import { clientClosedRequest, refusalOf, type RequestAborted } from '../http/client-error.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
-import { capturedBody, capturedHeaders, capturedQuery, withoutSecrets, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
+import { holdsCredential, maskUrl } from '../../contract-model/credentials.ts';
+import { capturedBody, capturedHeaders, capturedQuery, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
 import type { RequestRecord } from './journal-records.ts';
 import type { RequestJournal } from './request-journal.ts';
 
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
   const lines = exchangeLines(options.logger);
+  // The upstream's URL, as it is shown: the same at every request of a proxy, so masked once.
+  const shownUpstream = { url: '', shown: '' };
   return (exchange, aborted) => {
     const outcome = outcomeOf(exchange, aborted);
     const refused = refusalOf(exchange.request);
@@ -24,7 +27,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
       atMs: Date.now(),
       requestId: exchange.requestId,
       method: exchange.method,
-      path: withoutSecrets(exchange.url.pathname),
+      path: exchange.url.pathname,
       operationId: exchange.operation?.operationId ?? null,
       status: outcome.status,
       durationMs: outcome.durationMs,
@@ -36,7 +39,10 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
     if (partnerId !== undefined) record.partnerId = partnerId;
     if (exchange.forced) record.forced = exchange.forced;
     if (exchange.contractViolations) record.contractViolations = exchange.contractViolations;
-    if (exchange.upstream) record.upstream = exchange.upstream;
+    if (exchange.upstream) {
+      if (exchange.upstream.url !== shownUpstream.url) Object.assign(shownUpstream, { url: exchange.upstream.url, shown: maskUrl(exchange.upstream.url) });
+      record.upstream = { ...exchange.upstream, url: shownUpstream.shown };
+    }
     if (exchange.requestViolations) record.requestViolations = exchange.requestViolations;
     if (exchange.journalNote?.webhook) record.webhook = exchange.journalNote.webhook;
     record.request = requestOf(exchange);
@@ -57,8 +63,9 @@ export function createExchangeLogger(options: { logger: Logger }): (exchange: Ex
 
 /**
  * The logger of the per-request lines: the mock's own, without its redaction. A line is made here of fields the
- * mock chose (ids, status, duration, a path without secrets), never of headers, so there is nothing to redact; and
- * looking for `authorization` in every line was most of what formatting one cost (1.1 µs of 1.8).
+ * mock chose (ids, status, duration, a path), never of headers, so there is nothing to redact; and looking for
+ * `authorization` in every line was most of what formatting one cost (1.1 µs of 1.8). Keys and secrets in a path
+ * are masked with every other line's as it is written (config/logger.ts).
  */
 function exchangeLines(logger: Logger): Logger {
   return logger.child({}, { redact: { paths: [] } });
@@ -83,6 +90,7 @@ function outcomeOf(exchange: Exchange, aborted: RequestAborted | undefined): Out
 
 /** One line per request: a 5xx at error level, anything else at info. */
 function logExchange(logger: Logger, exchange: Exchange, outcome: Outcome, aborted: RequestAborted | undefined): void {
+  warnOfCredentialId(logger, exchange);
   const { status } = outcome;
   const level = status >= 500 ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
@@ -98,8 +106,16 @@ function logExchange(logger: Logger, exchange: Exchange, outcome: Outcome, abort
       ...(exchange.forced ? { forced: exchange.forced } : {}),
       ...(aborted && !refused ? { reason: `the client left before its request was whole (${aborted.reason})` } : {}),
     },
-    `${exchange.method} ${withoutSecrets(exchange.url.pathname)} ${status}`,
+    `${exchange.method} ${exchange.url.pathname} ${status}`,
   );
+}
+
+/** Says so when the `x-request-id` sent was not taken because it looked like a credential (http/request-id.ts). */
+function warnOfCredentialId(logger: Logger, exchange: Exchange): void {
+  const sent = exchange.request.headers['x-request-id'];
+  if (typeof sent === 'string' && sent !== exchange.requestId && holdsCredential(sent)) {
+    logger.warn({ requestId: exchange.requestId }, 'x-request-id not taken: the id sent looks like an API key or a webhook secret, which an id would carry into logs; the request has a new one');
+  }
 }
 
 function requestOf(exchange: Exchange): CapturedRequest {

@@ -15,7 +15,7 @@
  */
 import type { FieldError, FormationStatus, LlcFormationRequest } from '../../generated/openapi.js';
 import { createPartnerClient, PartnerApiError, paginate, type PartnerClient } from '../../client/index.ts';
-import { maskKey } from '../auth/api-keys.ts';
+import { maskCredentials } from '../../contract-model/credentials.ts';
 import { serviceUnavailable } from '../http/api-error.ts';
 import { cut } from '../journal/captured-message.ts';
 import { entryProblems, simulationFor, underSeedEntry, type RequestValidatorOf } from './seed-check.ts';
@@ -82,7 +82,7 @@ function recordedPartner(document: Record<string, unknown>, apiKey: string | und
   if (apiKey === undefined) throw new SeedError('A recording holds no key: load it with the key of the partner it is for.', [{ in: 'body', field: '/apiKey', code: 'E_REQUIRED', message: 'Send the partner\'s key in Authorization (POST /_mock/seed), or give --seed-key with --seed.' }]);
   // Filtered, the indexes stay the document's: a pointer names the section in the file.
   const sections = (Array.isArray(document.recorded) ? (document.recorded as unknown[]) : []).map((section, index) => ({ section, index })).filter((entry): entry is { section: Record<string, unknown>; index: number } => isObject(entry.section));
-  const masked = maskKey(apiKey);
+  const masked = maskCredentials(apiKey);
   const labelled = sections.length === 1 ? sections : sections.filter(({ section }) => section.partner === masked);
   if (labelled.length > 1) {
     throw new SeedError(

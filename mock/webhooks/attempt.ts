@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { maskCredentials } from '../../contract-model/credentials.ts';
 
 export interface AttemptRequest {
   url: string;
@@ -16,7 +17,8 @@ export type AttemptResult =
 
 /**
  * One POST of one event. Never rejects: whatever goes wrong (bad URL, refused connection, timeout, non-2xx,
- * redirect) comes back as a failure the dispatcher can journal and retry.
+ * redirect) comes back as a failure the dispatcher can journal and retry, described with any key or secret in it
+ * (a redirect's location, a URL that does not parse) masked.
  */
 export async function sendAttempt(request: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
@@ -35,9 +37,9 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptResul
     await response.body?.cancel().catch(() => undefined);
     const { status } = response;
     if (status >= 200 && status < 300) return { ok: true, status, durationMs: elapsed() };
-    return { ok: false, status, error: describeStatus(response), durationMs: elapsed() };
+    return { ok: false, status, error: maskCredentials(describeStatus(response)), durationMs: elapsed() };
   } catch (error) {
-    return { ok: false, error: describeError(error, timeout, request), durationMs: elapsed() };
+    return { ok: false, error: maskCredentials(describeError(error, timeout, request)), durationMs: elapsed() };
   }
 }
 

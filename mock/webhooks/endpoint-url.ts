@@ -1,7 +1,8 @@
 /**
  * Webhook endpoint URLs: what makes one acceptable (an absolute http(s) URL without credentials: a password in a
  * URL ends up in logs, journals and screenshots; on a mock started with --webhook-allow, a host it lets it deliver
- * to), and how one is shown (its query values masked, since receivers often put a token there).
+ * to), and how one is shown (its query values masked, since receivers often put a token there, and any API key or
+ * webhook secret in it, in its path too: the URL rule of contract-model/credentials.ts).
  */
 import type { AllowedTargets } from './allowed-targets.ts';
 
@@ -21,16 +22,5 @@ export function endpointUrlProblem(raw: string, allowed?: AllowedTargets): Endpo
   return undefined;
 }
 
-/** The URL as logs, journals and health show it: every query value replaced by `***`, any credentials too. */
-export function maskEndpointUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return raw.replace(/\?.*$/, '?***');
-  }
-  if (url.username !== '') url.username = '***';
-  if (url.password !== '') url.password = '***';
-  for (const name of [...url.searchParams.keys()]) url.searchParams.set(name, '***');
-  return url.toString().replace(/%2A%2A%2A/g, '***');
-}
+/** The URL as logs, journals and health show it (contract-model/credentials.ts). */
+export { maskUrl as maskEndpointUrl } from '../../contract-model/credentials.ts';

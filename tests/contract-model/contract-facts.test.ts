@@ -2,15 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { readContractFacts } from '../../contract-model/contract-facts.ts';
 import { loadContractSync } from '../../contract-model/document.ts';
+import { generatedPath } from '../../contract-model/generated-files.ts';
 import { contractFacts } from '../../generated/contract-facts.ts';
 
 const contract = loadContractSync();
+const adminContract = loadContractSync(generatedPath('mock-admin', 'openapi.json'));
 const schemas = (contract.components as { schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> }).schemas;
 
 const prose = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ');
 
 describe('the contract facts', () => {
-  const facts = readContractFacts(contract);
+  const facts = readContractFacts(contract, adminContract);
 
   it('are what generated/contract-facts.ts holds', () => {
     expect(contractFacts).toEqual(facts);
@@ -22,6 +24,9 @@ describe('the contract facts', () => {
     for (const role of facts.officerRoles.required) expect(officers).toContain(`\`${role}\``);
     expect(new RegExp(facts.apiKey.format).test(`${facts.apiKey.prefixes.sandbox}${'a'.repeat(24)}`)).toBe(true);
     expect(new RegExp(facts.apiKey.format).test(`${facts.apiKey.prefixes.production}${'a'.repeat(23)}`)).toBe(false);
+    // The API's contract says in words what the admin contract's WebhookSecret states as a pattern.
+    expect(JSON.stringify(contract)).toContain('signing secret (`whsec_…`');
+    expect(new RegExp(facts.webhookSecret.format).test('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toBe(true);
   });
 
   it('state in x-service-limits what the description says in words', () => {
@@ -54,9 +59,9 @@ describe('the contract facts', () => {
   it('refuse a contract that lacks one, naming it', () => {
     const broken = structuredClone(contract);
     delete (broken.components as { schemas: Record<string, Record<string, unknown>> }).schemas.CompanyName!['x-entity-suffixes'];
-    expect(() => readContractFacts(broken)).toThrow('the contract gives no CompanyName x-entity-suffixes.LLC');
+    expect(() => readContractFacts(broken, adminContract)).toThrow('the contract gives no CompanyName x-entity-suffixes.LLC');
     const slower = structuredClone(contract) as Record<string, unknown>;
     delete (slower['x-service-limits'] as { rateLimits: Record<string, unknown> }).rateLimits.production;
-    expect(() => readContractFacts(slower as typeof contract)).toThrow('the contract gives no x-service-limits rateLimits.production.requestsPerSecond');
+    expect(() => readContractFacts(slower as typeof contract, adminContract)).toThrow('the contract gives no x-service-limits rateLimits.production.requestsPerSecond');
   });
 });

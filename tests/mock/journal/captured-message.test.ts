@@ -1,6 +1,7 @@
 /** What the journal keeps of a message: credentials masked, values cut, text kept and binary summarised. */
 import { describe, expect, it } from 'vitest';
 import { capturedBody, capturedHeaders, capturedQuery, masked, maxBodyCharacters, maxHeaders, maxHeaderValueLength } from '../../../mock/journal/captured-message.ts';
+import { encodeRequest, type RequestRecord } from '../../../mock/journal/journal-records.ts';
 
 describe('capturedHeaders', () => {
   it('masks every credential, showing a valid key only masked', () => {
@@ -58,19 +59,46 @@ describe('capturedQuery', () => {
     expect(capturedQuery(`/x?${'q'.repeat(5000)}`).query).toHaveLength(2048);
   });
 
-  it('masks a parameter named as a credential, and a key or secret in any', () => {
+  it('masks a parameter named as a credential, or whose name holds a key or the start of one', () => {
     const key = `dk_test_${'s'.repeat(20)}wxyz`;
-    expect(capturedQuery(`/x?api_key=${key}&limit=5&access%5Ftoken=abc&signature=f00&note=${key}&hook=whsec_abcdefghijkl`).query).toBe(
-      `api_key=${masked}&limit=5&access%5Ftoken=${masked}&signature=${masked}&note=dk_test_…wxyz&hook=whsec_${masked}`,
+    expect(capturedQuery(`/x?api_key=${key}&limit=5&access%5Ftoken=abc&signature=f00&${key.slice(0, 14)}=${key.slice(14)}&dk%5Ftest%5F=rest`).query).toBe(
+      `api_key=${masked}&limit=5&access%5Ftoken=${masked}&signature=${masked}&${key.slice(0, 14)}=${masked}&dk%5Ftest%5F=${masked}`,
     );
   });
 });
 
-describe('secrets found by their form', () => {
-  it('are masked in header values and bodies, as keys are shown', () => {
+describe('a header whose name holds a key', () => {
+  it('has its value masked: the rest of the key may be there', () => {
     const key = `dk_live_${'k'.repeat(30)}abcd`;
-    expect(capturedHeaders({ 'x-forwarded-note': `sent ${key}`, 'x-api-key': 'anything', 'x-auth-token': 't' })).toEqual({ 'x-forwarded-note': 'sent dk_live_…abcd', 'x-api-key': masked, 'x-auth-token': masked });
-    expect(capturedBody(JSON.stringify({ key, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }), 'application/json')?.text).toBe(JSON.stringify({ key: 'dk_live_…abcd', secret: `whsec_${masked}` }));
+    expect(capturedHeaders({ [key.slice(0, 20)]: key.slice(20), 'x-api-key': 'anything', 'x-auth-token': 't', 'x-note': 'kept' })).toEqual({ [key.slice(0, 20)]: masked, 'x-api-key': masked, 'x-auth-token': masked, 'x-note': 'kept' });
+  });
+});
+
+describe('an entry as the journal encodes it', () => {
+  it('has every key and secret masked, whichever field holds it', () => {
+    const key = `dk_live_${'k'.repeat(30)}abcd`;
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const record: RequestRecord = {
+      atMs: 0,
+      requestId: 'req_1',
+      method: 'POST',
+      path: `/v1/partner/customers/dk%5Flive%5F${'k'.repeat(30)}abcd`,
+      operationId: null,
+      status: 404,
+      durationMs: 1,
+      partner: null,
+      replayed: false,
+      errorCode: null,
+      request: { query: `q=${encodeURIComponent(secret)}`, queryTruncated: false, headers: capturedHeaders({ [key]: '1', 'x-forwarded-note': `sent ${key}` }), body: capturedBody(JSON.stringify({ key, secret }), 'application/json') },
+    };
+    const encoded = Buffer.from(encodeRequest(record).bytes).toString();
+    expect(encoded).not.toContain('k'.repeat(20));
+    expect(encoded).not.toContain('MfKQ9r8G');
+    const decoded = JSON.parse(encoded) as RequestRecord;
+    expect(decoded.path).toBe('/v1/partner/customers/dk_live_…abcd');
+    expect(decoded.request?.query).toBe(`q=whsec_${masked}`);
+    expect(decoded.request?.headers).toEqual({ 'dk_live_…abcd': masked, 'x-forwarded-note': 'sent dk_live_…abcd' });
+    expect(decoded.request?.body?.text).toBe(JSON.stringify({ key: 'dk_live_…abcd', secret: `whsec_${masked}` }));
   });
 });
 
