@@ -3,7 +3,8 @@
  * it was at a revision (by default the last one whose review ran `redocly diff` as a CLI, one format per run), once
  * per format a CI wants, against today's, writing every format in one run (`--out DIR`). Both review the same
  * change (three edits: an optional request field, a writeOnly field made required, a value added to a closed enum)
- * in copies of the project in git repositories of their own. Prints the medians of wall-clock time and of the CPU
+ * in copies of the project in git repositories of their own. Today's also writes every format without the proposed
+ * contract's reference docs (`--no-docs`), to show what building them adds. Prints the medians of wall-clock time and of the CPU
  * time of each run's processes (GNU time, /usr/bin/time), which other work on a shared machine sways less; a
  * benchmark, not a test: the numbers are read, not asserted.
  */
@@ -53,6 +54,7 @@ try {
   const perFormat = new Map(formats.map((format) => [format, [] as Timing[]]));
   const todayPerFormat = new Map(formats.map((format) => [format, [] as Timing[]]));
   const allAtOnce: Timing[] = [];
+  const withoutDocs: Timing[] = [];
   for (let round = 1; round <= rounds; round += 1) {
     // Interleaved, so that what else the machine does weighs on both alike.
     for (const format of formats) {
@@ -60,13 +62,15 @@ try {
       todayPerFormat.get(format)!.push(await timed(today, ['--format', format]));
     }
     allAtOnce.push(await timed(today, ['--out', out]));
+    withoutDocs.push(await timed(today, ['--out', out, '--no-docs']));
   }
   console.log(`npm run review on three edits: wall-clock and CPU seconds, medians of ${rounds} rounds (before: ${values.before})\n`);
   console.log('| format | before, one run per format | today, one run per format |\n|---|---|---|');
   for (const format of formats) console.log(`| ${format} | ${shown(perFormat.get(format)!)} | ${shown(todayPerFormat.get(format)!)} |`);
   const sum = (pick: (timing: Timing) => number) => formats.reduce((total, format) => total + median(perFormat.get(format)!.map(pick)), 0);
-  console.log(`| **every format** | ${seconds(sum((timing) => timing.wall))} (cpu ${seconds(sum((timing) => timing.cpu))}), five runs | **${shown(allAtOnce)}**, one run (\`--out DIR\`) |`);
-  console.log(`\neach run, wall-clock (s): before ${formats.map((format) => `${format} ${perFormat.get(format)!.map((timing) => timing.wall.toFixed(1)).join('/')}`).join(', ')}; today, every format in one run: ${allAtOnce.map((timing) => timing.wall.toFixed(1)).join('/')}`);
+  console.log(`| **every format** | ${seconds(sum((timing) => timing.wall))} (cpu ${seconds(sum((timing) => timing.cpu))}), five runs | **${shown(allAtOnce)}**, one run (\`--out DIR\`, with the proposed docs) |`);
+  console.log(`| every format, without the proposed docs | | ${shown(withoutDocs)}, one run (\`--out DIR --no-docs\`) |`);
+  console.log(`\neach run, wall-clock (s): before ${formats.map((format) => `${format} ${perFormat.get(format)!.map((timing) => timing.wall.toFixed(1)).join('/')}`).join(', ')}; today, every format in one run: ${allAtOnce.map((timing) => timing.wall.toFixed(1)).join('/')}, without the docs: ${withoutDocs.map((timing) => timing.wall.toFixed(1)).join('/')}`);
 } finally {
   await Promise.all([before.remove(), today.remove(), rm(out, { recursive: true, force: true })]);
 }

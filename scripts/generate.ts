@@ -14,9 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readContractFacts } from '../contract-model/contract-facts.ts';
-import { withChangesPage } from './changes-page.ts';
-import { withCodeSamples } from './code-samples.ts';
-import { withLocalBadge } from './redoc-badge.ts';
+import { buildReferenceDocs } from './reference-docs.ts';
 import type { ContractDocument } from '../contract-model/document.ts';
 import { listOperations } from '../contract-model/operations.ts';
 
@@ -58,26 +56,9 @@ const types = (bundled: string, file: string): Step => ({
 const docs = (bundled: string, file: string, title: string, options: { samples?: boolean } = {}): Step => ({
   file,
   make: async (out) => {
-    await mkdir(dirname(join(out, file)), { recursive: true });
-    // The API's docs show request samples (curl and the client) made from the contract's examples, and a Changes
-    // page made from CHANGELOG.md, added to a copy of the bundle outside generated/.
-    const scratch = options.samples ? await mkdtemp(join(tmpdir(), 'docs-')) : undefined;
-    let source = join(out, bundled);
-    if (scratch) {
-      const document = JSON.parse(await readFile(source, 'utf8')) as ContractDocument;
-      source = join(scratch, 'openapi.json');
-      const changelog = await readFile(join(root, 'CHANGELOG.md'), 'utf8');
-      await writeFile(source, JSON.stringify(withChangesPage(withCodeSamples(document), changelog)));
-    }
-    // --inlineBundle embeds Redoc itself, so the page renders offline.
-    // The template is Redocly's own plus a Content-Security-Policy: nothing outside the page may load.
-    const template = join(root, 'scripts/docs-template.hbs');
-    try {
-      await run(bin('redocly'), ['build-docs', source, '--inlineBundle', '--template', template, '--title', title, '-o', join(out, file)], quiet);
-      await writeFile(join(out, file), withLocalBadge(await readFile(join(out, file), 'utf8')));
-    } finally {
-      if (scratch) await rm(scratch, { recursive: true, force: true });
-    }
+    const document = JSON.parse(await readFile(join(out, bundled), 'utf8')) as ContractDocument;
+    const changelog = options.samples ? await readFile(join(root, 'CHANGELOG.md'), 'utf8') : undefined;
+    await buildReferenceDocs(document, join(out, file), { projectRoot: root, title, ...(changelog === undefined ? {} : { changelog }) });
   },
 });
 

@@ -4,6 +4,12 @@
  * marker, so that a pull request carries one review however often it is pushed to. Talks to the forge's REST API
  * with the token CI gives it; the addresses come from the variables each CI sets, so a test can point them at a
  * server of its own.
+ *
+ * A comment is a courtesy, not the verdict (CI's job summary, artifacts and the gate's exit status are): without a
+ * token, or with one the forge accepts but does not let comment (403: a pull request from a fork gets a read-only
+ * token), it says in one line why nothing was posted and exits 0. A token the forge refuses (401: wrong, expired,
+ * revoked), an unknown pull request (404), a failing forge (5xx) or an unreachable one are errors: exit 1, so that
+ * a broken set-up is seen rather than silently leaving every pull request without its comment.
  */
 import { readFile } from 'node:fs/promises';
 import { exitWith, usageError } from './cli-support.ts';
@@ -16,7 +22,11 @@ const help = `Usage: npm run review:comment -- github|gitlab FILE
 Posts FILE (the review as Markdown) as one comment on the change under review, or updates the one posted before
 (found by ${reviewMarker}).
   github: GITHUB_TOKEN, GITHUB_REPOSITORY (owner/name), PULL_REQUEST (its number), GITHUB_API_URL (set by Actions)
-  gitlab: GITLAB_TOKEN (a token with the api scope), CI_API_V4_URL, CI_PROJECT_ID, CI_MERGE_REQUEST_IID (set by GitLab CI)`;
+  gitlab: GITLAB_TOKEN (a token with the api scope), CI_API_V4_URL, CI_MERGE_REQUEST_PROJECT_ID (or CI_PROJECT_ID),
+          CI_MERGE_REQUEST_IID (set by GitLab CI)
+
+Exit status: 0 posted or updated, or not posted for a reason it prints in one line: no token, or a token that may
+not comment (403, as a pull request from a fork has); 1 the forge refused the token (401) or failed; 2 bad usage.`;
 
 interface Comment {
   id: number;
@@ -38,15 +48,28 @@ function env(name: string): string {
   return value;
 }
 
+/** An answer of the forge other than a success, with its status. */
+class ForgeError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
 async function call(url: string, init: RequestInit): Promise<unknown> {
   const response = await fetch(url, init);
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
+  if (!response.ok) throw new ForgeError(response.status, `${init.method ?? 'GET'} ${url}: ${response.status} ${(await response.text()).replace(/\s+/g, ' ').slice(0, 500)}`);
   return response.json();
 }
 
-function githubThread(): Thread {
+/** Each forge: its name, the variable that holds its token, why it may refuse a token that comment, and the thread. */
+const forges = {
+  github: { name: 'GitHub', token: 'GITHUB_TOKEN', readOnly: 'a pull request from a fork gets a read-only token', thread: githubThread },
+  gitlab: { name: 'GitLab', token: 'GITLAB_TOKEN', readOnly: 'the token lacks the api scope, or a role on the project that may comment', thread: gitlabThread },
+} as const;
+
+function githubThread(token: string): Thread {
   const api = `${process.env.GITHUB_API_URL ?? 'https://api.github.com'}/repos/${env('GITHUB_REPOSITORY')}/issues`;
-  const headers = { authorization: `Bearer ${env('GITHUB_TOKEN')}`, accept: 'application/vnd.github+json', 'content-type': 'application/json' };
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'content-type': 'application/json' };
   const comments = `${api}/${env('PULL_REQUEST')}/comments`;
   return {
     list: async (page) => (await call(`${comments}?per_page=${pageSize}&page=${page}`, { headers })) as Comment[],
@@ -55,9 +78,11 @@ function githubThread(): Thread {
   };
 }
 
-function gitlabThread(): Thread {
-  const notes = `${env('CI_API_V4_URL')}/projects/${encodeURIComponent(env('CI_PROJECT_ID'))}/merge_requests/${env('CI_MERGE_REQUEST_IID')}/notes`;
-  const headers = { 'private-token': env('GITLAB_TOKEN'), 'content-type': 'application/json' };
+function gitlabThread(token: string): Thread {
+  // The merge request's project: a merge request from a fork is the target project's, whichever project runs the pipeline.
+  const project = process.env.CI_MERGE_REQUEST_PROJECT_ID || env('CI_PROJECT_ID');
+  const notes = `${env('CI_API_V4_URL')}/projects/${encodeURIComponent(project)}/merge_requests/${env('CI_MERGE_REQUEST_IID')}/notes`;
+  const headers = { 'private-token': token, 'content-type': 'application/json' };
   return {
     list: async (page) => (await call(`${notes}?per_page=${pageSize}&page=${page}`, { headers })) as Comment[],
     create: async (body) => void (await call(notes, { method: 'POST', headers, body: JSON.stringify({ body }) })),
@@ -74,17 +99,28 @@ async function findPosted(thread: Thread): Promise<Comment | undefined> {
 }
 
 async function main(): Promise<number> {
-  const [forge, file, ...extra] = process.argv.slice(2);
-  if (forge === '-h' || forge === '--help') return exitWith(help, 0);
-  if ((forge !== 'github' && forge !== 'gitlab') || file === undefined || extra.length > 0) return usageError(help);
-  const review = (await readFile(file, 'utf8')).trim();
-  if (review === '') return usageError(`${file} is empty: the review failed before it wrote anything.`);
-  const thread = forge === 'github' ? githubThread() : gitlabThread();
+  const [name, file, ...extra] = process.argv.slice(2);
+  if (name === '-h' || name === '--help') return exitWith(help, 0);
+  if ((name !== 'github' && name !== 'gitlab') || file === undefined || extra.length > 0) return usageError(help);
+  const review = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (review === '') return usageError(`review:comment: ${file} is missing or empty: the review failed before it wrote anything.`);
+  const forge = forges[name];
+  const token = process.env[forge.token];
+  if (token === undefined || token === '') return exitWith(`review:comment: no comment posted: ${forge.token} is not set.`, 0);
+  const thread = forge.thread(token);
   const body = `${reviewMarker}\n${review}`;
-  const posted = await findPosted(thread);
-  if (posted === undefined) await thread.create(body);
-  else await thread.update(posted.id, body);
-  return exitWith(`review:comment: ${posted === undefined ? 'posted' : `updated comment ${posted.id}`}`, 0);
+  try {
+    const posted = await findPosted(thread);
+    if (posted === undefined) await thread.create(body);
+    else await thread.update(posted.id, body);
+    return exitWith(`review:comment: ${posted === undefined ? 'posted' : `updated comment ${posted.id}`}`, 0);
+  } catch (error) {
+    if (error instanceof ForgeError && error.status === 403) {
+      const reason = `${forge.name} does not let ${forge.token} comment here (403; ${forge.readOnly})`;
+      return exitWith(`review:comment: no comment posted: ${reason}: ${error.message}`, 0);
+    }
+    throw error;
+  }
 }
 
-process.exitCode = await main().catch((error: unknown) => exitWith(`review:comment: ${(error as Error).message}`, 2));
+process.exitCode = await main().catch((error: unknown) => exitWith(`review:comment: ${(error as Error).message}`, 1));

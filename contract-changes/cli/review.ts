@@ -2,9 +2,11 @@
  * `npm run review`: the review of this change to the contract (openapi/ against a git revision), in every format its
  * readers need from one run: a terminal, a pull-request comment, a page, a CI test report, annotations.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { ContractDocument, JsonObject } from '../../contract-model/document.ts';
+import { buildReferenceDocs } from '../../scripts/reference-docs.ts';
 import { projectRoot } from '../releases.ts';
 import { GitProblem, type GitProblemCode } from '../review/contract-at-ref.ts';
 import { formatGithub } from '../review/formats/github.ts';
@@ -26,6 +28,8 @@ const files = {
 } as const;
 type Format = keyof typeof files;
 const formats = Object.keys(files) as Format[];
+/** Where `--out DIR` writes the proposed contract's reference docs beside the page, which links there. */
+const docsFile = 'docs/index.html';
 
 /** One exit status per reason the revision cannot be read, so that CI can tell them apart. */
 const gitProblemStatus: Record<GitProblemCode, number> = {
@@ -35,14 +39,16 @@ const gitProblemStatus: Record<GitProblemCode, number> = {
   'no-contract-at-ref': 6,
 };
 
-const help = `Usage: npm run review [-- --base REF] [--format FORMAT[,FORMAT…]] [--out DIR] [--docs URL] [--source-url URL]
+const help = `Usage: npm run review [-- --base REF] [--format FORMAT[,FORMAT…]] [--out DIR [--no-docs]] [--docs URL]
+                                  [--source-url URL] [--artifact-url URL]
 
 Reviews this change to the contract: what differs between openapi/ at REF and the working openapi/.
   - the verdict against the latest release in releases/: breaking or not, and which breaks this change brings
     (breaks already there at REF are listed apart, not blamed on it);
   - what it adds, changes, deprecates and removes: one entry per edit, at its file and line, with what it does
     on each side of the exchange and the operations and webhooks it applies to;
-  - the lint findings (Spectral, Redocly) it introduces, and the examples it made invalid.
+  - the lint findings (Spectral, Redocly) it introduces, and the examples it made invalid;
+  - html: each operation it touches as a reader of its docs sees it, before and after, side by side.
 
   --base REF          the revision to compare with (default: the merge base of HEAD with main)
   --format FORMATS    one or more of ${formats.join(', ')}, or all, separated by commas:
@@ -51,10 +57,16 @@ Reviews this change to the contract: what differs between openapi/ at REF and th
                       annotations: ::error, ::warning, ::notice)
   --out DIR           write each format to its file in DIR (${formats.map((format) => files[format]).join(', ')})
                       instead of printing it, and print the verdict; needed for more than one format, and
-                      without --format it writes them all
-  --docs URL          html: the reference docs of the proposed contract; each operation named links into them
+                      without --format it writes them all; with html, also the proposed contract's reference
+                      docs, DIR/${docsFile}, built as npm run generate builds generated/docs/ (Redoc,
+                      standalone), which the page links to (built beside the review: a fraction of a second)
+  --no-docs           --out without the docs
+  --docs URL          html: the reference docs of the proposed contract, elsewhere; each operation named
+                      links into them
   --source-url URL    markdown and html: link each file:line to URL + file + #L<line>
                       (e.g. https://github.com/OWNER/REPO/blob/SHA/)
+  --artifact-url URL  markdown: where CI keeps what --out DIR wrote (the job's artifacts), for the comment to
+                      say where the html review is; without it, the comment says it is in the same folder
   -h, --help          show this help
 
 Exit status: 0 the contract does not break the latest release; 1 it does; 2 bad usage;
@@ -66,7 +78,8 @@ async function main(): Promise<number> {
     parsed = parseArgs({
       options: {
         base: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, docs: { type: 'string' },
-        'source-url': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        'source-url': { type: 'string' }, 'artifact-url': { type: 'string' }, 'no-docs': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
@@ -76,18 +89,32 @@ async function main(): Promise<number> {
   if (values.help === true) return exitWith(help, 0);
   const asked = chosenFormats(values.format, values.out !== undefined);
   if (typeof asked === 'string') return usageError(`review: error[usage]: ${asked}`);
+  // The docs go with the page, into the folder it is written to, unless the page links to others.
+  const withDocs = values.out !== undefined && asked.includes('html') && values['no-docs'] !== true && values.docs === undefined;
+  // Docs that cannot be built are said, and the review goes on without them: it is the verdict CI waits for.
+  let docsProblem: string | undefined;
+  const buildDocs = (proposed: JsonObject) => buildProposedDocs(proposed, join(values.out!, docsFile)).catch((error: unknown) => {
+    docsProblem = ((error as { stderr?: string }).stderr || (error as Error).message).trim();
+  });
   let review: Review;
   try {
-    review = await reviewChange({ projectRoot, ...(values.base === undefined ? {} : { base: values.base }) });
+    review = await reviewChange({ projectRoot, ...(values.base === undefined ? {} : { base: values.base }), ...(withDocs ? { alongside: buildDocs } : {}) });
   } catch (error) {
     if (error instanceof GitProblem) return exitWith(`review: error[${error.code}]: ${error.message}`, gitProblemStatus[error.code]);
     throw error;
   }
   const sourceUrl = values['source-url'];
+  if (docsProblem !== undefined) console.error(`review: the proposed contract's reference docs could not be built, the review goes on without them:\n${docsProblem}`);
+  const docsBuilt = withDocs && docsProblem === undefined;
+  const docsUrl = values.docs ?? (docsBuilt ? docsFile : undefined);
+  // The page is there to be pointed at when this run writes it; a review printed alone says how to have it.
+  const page = values.out !== undefined && asked.includes('html')
+    ? { file: files.html, withDocs: docsUrl !== undefined, ...(values['artifact-url'] === undefined ? {} : { url: values['artifact-url'] }) }
+    : undefined;
   const write: Record<Format, () => string> = {
     text: () => formatText(review),
-    markdown: () => formatMarkdown(review, sourceUrl === undefined ? {} : { sourceUrl }),
-    html: () => formatHtml(review, { ...(values.docs === undefined ? {} : { docsUrl: values.docs }), ...(sourceUrl === undefined ? {} : { sourceUrl }) }),
+    markdown: () => formatMarkdown(review, { ...(sourceUrl === undefined ? {} : { sourceUrl }), ...(page === undefined ? {} : { page }) }),
+    html: () => formatHtml(review, { ...(docsUrl === undefined ? {} : { docsUrl }), ...(sourceUrl === undefined ? {} : { sourceUrl }) }),
     junit: () => formatJunit(review),
     github: () => formatGithub(review),
   };
@@ -100,9 +127,17 @@ async function main(): Promise<number> {
       await writeFile(file, `${write[format]()}\n`);
       return relative(process.cwd(), file) || file;
     }));
+    if (docsBuilt) written.push(relative(process.cwd(), join(values.out, docsFile)) || docsFile);
     console.log(`${verdictSentence(review)}\nreview: wrote ${written.join(', ')}`);
   }
   return review.breaksRelease ? 1 : 0;
+}
+
+/** The reference docs as `npm run generate` builds them, of the proposed contract: what the change would publish. */
+async function buildProposedDocs(proposed: JsonObject, file: string): Promise<void> {
+  const changelog = await readFile(join(projectRoot, 'CHANGELOG.md'), 'utf8').catch(() => '');
+  const title = `${String((proposed.info as JsonObject | undefined)?.title ?? 'API')} (proposed)`;
+  await buildReferenceDocs(proposed as ContractDocument, file, { projectRoot, title, changelog });
 }
 
 /** The formats asked for, in the order asked, or why they cannot be written. */

@@ -19,8 +19,10 @@ import { createPlacer, operationAt, toEntries, type ReviewedChange, type Use } f
 import { checkGitCheckout, checkoutContract, mergeBase, resolveRef } from './contract-at-ref.ts';
 import { examplesMadeInvalid, type ExampleFailure } from './example-checks.ts';
 import { introducedLintFindings, type LintFinding } from './lint-findings.ts';
+import { operationViews, type OperationView } from './operation-views.ts';
 
 export type { Action, ReviewedChange, Statement, Use } from '../entries.ts';
+export type { OperationView, ViewLine } from './operation-views.ts';
 
 /** An example the change made invalid, said once however many operations show it. */
 export interface PlacedExampleFailure {
@@ -42,6 +44,8 @@ export interface Review {
   breaksAtBase: ReviewedChange[];
   lint: LintFinding[];
   examples: PlacedExampleFailure[];
+  /** Each operation and webhook the changes apply to, as a reader of the docs sees it before and after. */
+  operations: OperationView[];
 }
 
 export interface ReviewOptions {
@@ -50,11 +54,16 @@ export interface ReviewOptions {
   /** The revision to compare with; without it, where HEAD left `defaultBranch`. */
   base?: string;
   defaultBranch?: string;
+  /**
+   * Work on the proposed contract, bundled, to run beside the comparison (the command builds its reference docs):
+   * the review returns once it is done, and fails with it.
+   */
+  alongside?: (proposed: JsonObject) => Promise<void>;
 }
 
 const contractFolder = 'openapi';
 
-export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }: ReviewOptions): Promise<Review> {
+export async function reviewChange({ projectRoot, base, defaultBranch = 'main', alongside }: ReviewOptions): Promise<Review> {
   await checkGitCheckout(projectRoot);
   const commit = base === undefined ? await mergeBase(projectRoot, defaultBranch) : await resolveRef(projectRoot, base);
   const checkout = await checkoutContract(projectRoot, commit, contractFolder);
@@ -68,6 +77,8 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
       bundleContract(workingRoot), bundleContract(baseRoot), readAccepted(join(projectRoot, 'contract-changes', 'accepted-breaking-changes.yaml')),
       listReleases(join(projectRoot, 'releases')).then((releases) => releases.at(-1)),
     ]);
+    const besides = alongside?.(working);
+    besides?.catch(() => undefined);
     const prepared = { working: await prepareForDiff(working), before: await prepareForDiff(before) };
     const release = latest === undefined ? undefined : await prepareForDiff(await readRelease(latest, join(projectRoot, 'releases')));
     const placeOf = createSourceLines(workingRoot, projectRoot);
@@ -82,14 +93,17 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main' }
     const brought = new Set(changes.filter(brings).map((change) => change.location.pointer));
 
     const examples = examplesMadeInvalid(prepared.before, prepared.working, detected.map((change) => change.pointer));
+    const entries = toEntries(changes.map((change) => placeChange(change, brings(change))));
+    await besides;
     return {
       base: { ref: base ?? `the merge base with ${defaultBranch}`, commit },
       ...(latest === undefined ? {} : { release: formatVersion(latest) }),
       breaksRelease: releaseBreaks.length > 0,
-      changes: toEntries(changes.map((change) => placeChange(change, brings(change)))),
+      changes: entries,
       breaksAtBase: toEntries(releaseBreaks.filter((change) => !brought.has(change.location.pointer)).map((change) => placeBreak(change, false))),
       lint: await lint,
       examples: placeExamples(examples, prepared.working, placeOf),
+      operations: operationViews(entries, prepared.before, prepared.working),
     };
   } finally {
     await checkout.remove();

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatSummary, runStages, type Stage } from './run-stages.ts';
-import { stageScripts } from './stages.ts';
+import { stageGroups, stageScripts } from './stages.ts';
 
 const help = `Usage: npm test [-- --bail] [--only STAGE,…]
 
@@ -18,18 +18,22 @@ The tests of tests/ run in groups, one stage each (vitest.config.ts says which f
   test:state             state that outlives a process: Redis, replicas, SQLite, processes killed and restarted
   test:contract-changes  the breaking-change gate and the release flow, over git histories of the contract
 
+The stages CI's contract job runs, which need nothing but Node, are a group, contract-job (\`npm run test:contract-job\`):
+  ${stageGroups['contract-job'].join(', ')}
+
   --bail          stop at the first stage that fails
-  --only LIST     run only these stages (comma-separated names from the list above)
+  --only LIST     run only these stages (comma-separated names from the lists above: stages or groups)
   -h, --help      show this help`;
 
 const { values } = parseArgs({ options: { bail: { type: 'boolean' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
 if (values.help) {
   console.log(help);
 } else {
-  const only = values.only?.split(',').map((name) => name.trim());
+  const groups: Record<string, readonly string[]> = stageGroups;
+  const only = values.only?.split(',').map((name) => name.trim()).flatMap((name) => groups[name] ?? [name]);
   const unknown = only?.filter((name) => !stageScripts.includes(name)) ?? [];
   if (unknown.length > 0) {
-    console.error(`--only: no stage ${unknown.join(', ')}; the stages are ${stageScripts.join(', ')}.`);
+    console.error(`--only: no stage ${unknown.join(', ')}; the stages are ${stageScripts.join(', ')}, and the groups ${Object.keys(groups).join(', ')}.`);
     process.exitCode = 2;
   } else {
     const stages: Stage[] = stageScripts.filter((name) => !only || only.includes(name)).map((name) => ({ name, command: ['npm', 'run', '--silent', name] }));

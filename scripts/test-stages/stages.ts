@@ -21,3 +21,13 @@ export const stageScripts = [
   'test:workflows',
   'test:fuzz',
 ];
+
+/**
+ * The stages a change to the contract needs, and that need nothing but Node: the lint, generated/ fresh, the gate,
+ * the types (a handler of the mock typed from the contract), the contract suite, Dredd and the Arazzo workflows
+ * against a mock each starts. CI's contract job runs them (`npm run test:contract-job`) on every change; the kit's
+ * own tests (Redis, Chromium, its packages) run in a job of their own when more than the contract changed.
+ */
+export const stageGroups = {
+  'contract-job': ['lint', 'check:generated', 'check:breaking', 'typecheck', 'test:contract', 'test:dredd', 'test:workflows'],
+} as const satisfies Record<string, readonly string[]>;

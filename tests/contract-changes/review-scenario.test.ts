@@ -20,6 +20,7 @@ import { formatJunit } from '../../contract-changes/review/formats/junit.ts';
 import { formatMarkdown } from '../../contract-changes/review/formats/markdown.ts';
 import { formatText } from '../../contract-changes/review/formats/text.ts';
 import type { Review } from '../../contract-changes/review/review.ts';
+import { sideBySide } from '../../contract-changes/review/side-by-side.ts';
 import type { JsonObject } from '../../contract-model/document.ts';
 import { addThreeEdits, createReviewProject, reviewProject, type ReviewProject } from './support/review-project.ts';
 
@@ -82,7 +83,8 @@ const placeIn = {
 describe.each([
   ['text', () => formatText(review), placeIn.text],
   ['markdown', () => formatMarkdown(review), placeIn.text],
-  ['html', () => formatHtml(review), placeIn.text],
+  // The page's statements; its docs before and after, every field of every branch as the docs read, are checked below.
+  ['html', () => formatHtml(review).split('<h2>The docs before and after</h2>')[0]!, placeIn.text],
   ['junit', () => formatJunit(review), placeIn.junit],
   ['github', () => formatGithub(review), placeIn.github],
 ])('%s', (_format, write, written) => {
@@ -137,4 +139,29 @@ it('check:breaking says each breaking edit once too, with where it applies', asy
 it('links nothing of the docs unless given the proposed contract\'s, then each operation it names', () => {
   expect(formatHtml(review)).not.toMatch(/href="[^"]*docs/);
   expect(formatHtml(review, { docsUrl: 'proposed/docs.html' })).toContain('<a href="proposed/docs.html#tag/Companies/operation/createCompany">createCompany</a>');
+});
+
+it('shows each operation the change touches as its docs read, before and after: what changed marked, on the side that carries it', () => {
+  expect(review.operations.map((view) => view.operation?.operationId)).toEqual([
+    'listCustomers', 'createCustomer', 'getCustomer', 'listCompanies', 'createCompany', 'getCompany', 'simulateCompanyFormation',
+  ]);
+  const changedRows = (operationId: string) => {
+    const view = review.operations.find((each) => each.operation?.operationId === operationId)!;
+    return sideBySide(view.before, view.after).filter((row) => row.kind !== 'same' && row.kind !== 'folded')
+      .map((row) => [row.kind, 'before' in row ? row.before.text.split('  ')[0] : '', 'after' in row ? row.after.text.split('  ')[0] : '']);
+  };
+  // The writeOnly taxId: required in each branch of the request, never in a response; ON_HOLD in each response's status.
+  expect(changedRows('createCompany')).toEqual([
+    ['changed', 'taxId', 'taxId*'], ['changed', 'taxId', 'taxId*'], ['changed', 'status*', 'status*'], ['changed', 'status*', 'status*'],
+  ]);
+  expect(changedRows('listCompanies')).toEqual([['changed', 'query status', 'query status'], ['changed', 'status*', 'status*'], ['changed', 'status*', 'status*']]);
+  expect(changedRows('createCustomer')).toEqual([['added', '', 'middleName'], ['changed', 'status*', 'status*']]);
+
+  const html = formatHtml(review, { docsUrl: 'docs/index.html' });
+  const section = html.slice(html.indexOf('<h2>The docs before and after</h2>'));
+  expect(section).toContain('<h3><a href="docs/index.html#tag/Companies/operation/createCompany">POST /v1/partner/companies (createCompany)</a></h3>');
+  expect(section).toContain('Enum: &quot;PENDING&quot; &quot;SUBMITTED&quot; <ins>&quot;ON_HOLD&quot; </ins>&quot;COMPLETED&quot;');
+  expect(section).toContain('<td class="old" style="padding-left: 5.2rem"><del>taxId </del> string, 11 characters');
+  expect(section).toContain('<td class="new" style="padding-left: 5.2rem"><ins>taxId* </ins> string, 11 characters');
+  expect(section).toMatch(/<td class="folded" colspan="2">⋯ \d+ unchanged lines<\/td>/);
 });

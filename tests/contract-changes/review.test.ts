@@ -4,6 +4,7 @@
  * change breaks the latest release. The formats are checked on a review run in process; the command itself is run
  * for what only it does: print one format, write several in one run, exit with its statuses, refuse bad input.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,16 @@ describe('a change with one additive and one breaking edit', () => {
     const withoutCommit = (text: string) => text.replace(/\(([0-9a-f]{12})\)/g, '(COMMIT)');
     expect(sample).toBeDefined();
     expect(withoutCommit(formatMarkdown(review))).toBe(withoutCommit(sample!));
+  });
+
+  it('markdown says where the review as a page is: among the artifacts at a URL, or beside it', () => {
+    const page = { file: 'contract-review.html', withDocs: true };
+    expect(formatMarkdown(review, { page: { ...page, url: 'https://ci.example/runs/7' } }).split('\n').at(-1)).toBe(
+      "The review as a page, with the one operation this change touches as its docs read before and after, side by side, and the proposed contract's reference docs, is `contract-review.html` among this job's artifacts: https://ci.example/runs/7.",
+    );
+    expect(formatMarkdown(review, { page: { ...page, withDocs: false } }).split('\n').at(-1)).toBe(
+      "The review as a page, with the one operation this change touches as its docs read before and after, side by side, is `contract-review.html` in the folder this review was written to (in CI, among the job's artifacts).",
+    );
   });
 
   it('markdown with a source URL links each place to its line', () => {
@@ -91,6 +102,26 @@ describe('the command', () => {
       expect(await readFile(join(out, 'contract-review.md'), 'utf8')).toBe(`${formatMarkdown(review)}\n`);
       expect(await readFile(join(out, 'contract-review.xml'), 'utf8')).toBe(`${formatJunit(review)}\n`);
       expect(await readFile(join(out, 'contract-review.github.txt'), 'utf8')).toBe(`${formatGithub(review)}\n`);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('writes the proposed contract\'s reference docs beside the page, which links there, unless --no-docs', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'review-out-'));
+    try {
+      const result = await project.review('--out', join(out, 'with'));
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toContain('/with/docs/index.html');
+      const docs = await readFile(join(out, 'with', 'docs', 'index.html'), 'utf8');
+      expect(docs).toContain('<title>Partner Formation API (proposed)</title>');
+      expect(docs).toContain('middleName');
+      expect(await readFile(join(out, 'with', 'contract-review.html'), 'utf8')).toContain('<a href="docs/index.html#tag/Customers/operation/createCustomer">');
+      expect(await readFile(join(out, 'with', 'contract-review.md'), 'utf8')).toContain(", and the proposed contract's reference docs, is `contract-review.html` in the folder");
+
+      expect((await project.review('--out', join(out, 'without'), '--no-docs')).code).toBe(1);
+      expect(existsSync(join(out, 'without', 'docs'))).toBe(false);
+      expect(await readFile(join(out, 'without', 'contract-review.html'), 'utf8')).not.toContain('docs/index.html');
     } finally {
       await rm(out, { recursive: true, force: true });
     }

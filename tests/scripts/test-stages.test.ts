@@ -1,6 +1,11 @@
-/** The `npm test` runner: every stage runs, failures are counted, the summary fits a screen, no colour when piped. */
+/**
+ * The `npm test` runner: every stage runs, failures are counted, the summary fits a screen, no colour when piped; CI's
+ * contract job runs a group of its stages by one script.
+ */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatSummary, runStages } from '../../scripts/test-stages/run-stages.ts';
+import { stageGroups, stageScripts } from '../../scripts/test-stages/stages.ts';
 
 const node = (code: string): [string, ...string[]] => [process.execPath, '-e', code];
 
@@ -40,5 +45,15 @@ describe('formatSummary', () => {
     expect(summary).toContain('1 of 3 stages failed');
     expect(summary).not.toMatch(/\u001b\[/);
     expect(summary.split('\n').length).toBeLessThan(25);
+  });
+});
+
+describe('the contract job\'s group', () => {
+  it('is stages of npm test, in its order, run by npm run test:contract-job', () => {
+    const group = stageGroups['contract-job'];
+    expect(group.every((stage) => stageScripts.includes(stage))).toBe(true);
+    expect([...group]).toEqual(stageScripts.filter((stage) => (group as readonly string[]).includes(stage)));
+    const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts['test:contract-job']).toBe('node .ci/on-node.cjs tsx scripts/test-stages/main.ts --only contract-job');
   });
 });

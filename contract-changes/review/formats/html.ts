@@ -1,10 +1,13 @@
 /**
- * The review as a page: the verdict, then what changed, one entry per edit, each with where it applies. Nothing
- * links to docs that may be stale (`generated/docs/` is only what the last `npm run generate` built): with
- * `--docs URL`, the reference docs of the proposed contract, each operation named links to its section there.
+ * The review as a page: the verdict, then what changed, one entry per edit, each with where it applies, and each
+ * operation the change touches as a reader of its docs sees it, before and after, side by side. Nothing links to
+ * docs that may be stale (`generated/docs/` is only what the last `npm run generate` built): given the reference
+ * docs of the proposed contract (`--out DIR` builds them beside the page, `--docs URL` names others), each
+ * operation named links to its section there.
  */
-import type { Review, ReviewedChange, Use } from '../review.ts';
+import type { OperationView, Review, ReviewedChange, Use, ViewLine } from '../review.ts';
 import { appliesTo, placeText, titleOf, type Place, type Renderer } from '../../entries.ts';
+import { sharedEnds, sideBySide, type Row } from '../side-by-side.ts';
 import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface HtmlOptions {
@@ -55,6 +58,11 @@ export function formatHtml(review: Review, { docsUrl, sourceUrl }: HtmlOptions =
     body.push(`<li>${at(failure.place)}, in ${appliesTo(failure.uses, render)}<ul>${failure.problems.map((problem) => `<li>${escape(problem)}</li>`).join('')}</ul></li>`);
   }
   if (review.examples.length > 0) body.push('</ul>');
+  if (docsUrl !== undefined) body.push(`<p>The proposed contract's reference docs: <a href="${escape(docsUrl)}">${escape(docsUrl)}</a>.</p>`);
+  if (review.operations.length > 0) {
+    body.push('<h2>The docs before and after</h2>', '<p>Each operation the change touches, as its reference docs read: what changed beside what it was, under the sections and fields that hold it; the lines that did not change are counted.</p>');
+    for (const view of review.operations) body.push(operationSection(view, render));
+  }
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -69,6 +77,12 @@ body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto
 li li { color: #1d1d1f; } li li.breaking { color: #a40e26; }
 .why { color: #555; font-size: 90%; }
 code { font-size: 90%; }
+table.docs { border-collapse: collapse; width: 100%; table-layout: fixed; font-size: 90%; margin-bottom: 1.5rem; }
+table.docs th { text-align: left; border-bottom: 1px solid #ccc; }
+table.docs td { vertical-align: top; padding: 1px 6px; overflow-wrap: anywhere; }
+table.docs td.old { background: #fde8ea; } table.docs td.new { background: #e6f4ea; }
+table.docs td.folded { color: #777; text-align: center; font-style: italic; }
+table.docs del { background: #f8b9c1; text-decoration: none; } table.docs ins { background: #a6dfb4; text-decoration: none; }
 </style>
 </head>
 <body>
@@ -76,6 +90,28 @@ ${body.join('\n')}
 </body>
 </html>
 `;
+}
+
+/** One operation's docs, before and after, in two columns; in a line that changed, what changed is marked. */
+function operationSection(view: OperationView, render: Renderer): string {
+  const use: Use = { scope: view.scope, ...(view.operation === undefined ? {} : { operation: view.operation }), part: '', field: '', pointer: '' };
+  const state = view.before === undefined ? ' (added)' : view.after === undefined ? ' (removed)' : '';
+  const cell = (line: ViewLine | undefined, side: 'old' | 'new' | '', marked = escape(line?.text ?? '')): string =>
+    line === undefined ? '<td></td>' : `<td${side === '' ? '' : ` class="${side}"`} style="padding-left: ${0.4 + line.depth * 1.2}rem">${marked}</td>`;
+  const row = (each: Row): string => {
+    if (each.kind === 'folded') return `<tr><td class="folded" colspan="2">⋯ ${each.lines} unchanged line${each.lines === 1 ? '' : 's'}</td></tr>`;
+    if (each.kind === 'same') return `<tr>${cell(each.before, '')}${cell(each.after, '')}</tr>`;
+    if (each.kind === 'removed') return `<tr>${cell(each.before, 'old')}<td></td></tr>`;
+    if (each.kind === 'added') return `<tr><td></td>${cell(each.after, 'new')}</tr>`;
+    const { prefix, suffix } = sharedEnds(each.before.text, each.after.text);
+    const mark = (text: string, tag: 'del' | 'ins') => {
+      const changed = text.slice(prefix, text.length - suffix);
+      return `${escape(text.slice(0, prefix))}${changed === '' ? '' : `<${tag}>${escape(changed)}</${tag}>`}${escape(text.slice(text.length - suffix))}`;
+    };
+    return `<tr>${cell(each.before, 'old', mark(each.before.text, 'del'))}${cell(each.after, 'new', mark(each.after.text, 'ins'))}</tr>`;
+  };
+  return `<h3>${render.name(use, view.scope)}${state}</h3>\n<table class="docs"><thead><tr><th>Before</th><th>After</th></tr></thead><tbody>\n`
+    + `${sideBySide(view.before, view.after).map(row).join('\n')}\n</tbody></table>`;
 }
 
 /** Redoc's deep link to an operation: `tag/<tag>/operation/<operationId>`, the tag written as Redoc slugs it. */

@@ -6,12 +6,23 @@ import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts'
 export interface MarkdownOptions {
   /** Where the files can be read on the web (`https://github.com/o/r/blob/<sha>/`): each place links there. */
   sourceUrl?: string;
+  /** The review as a page, written in the same run: the comment says where it is. */
+  page?: ReviewPage;
+}
+
+export interface ReviewPage {
+  /** Its file, beside this one: `contract-review.html`. */
+  file: string;
+  /** It links to the proposed contract's reference docs, built beside it. */
+  withDocs: boolean;
+  /** Where CI keeps the files the run wrote (the job's artifacts); without it, they are where the run wrote them. */
+  url?: string;
 }
 
 /** A comment has room for about 65,000 characters; past this many changes the rest is counted, not listed. */
 const maxListed = 150;
 
-export function formatMarkdown(review: Review, { sourceUrl }: MarkdownOptions = {}): string {
+export function formatMarkdown(review: Review, { sourceUrl, page }: MarkdownOptions = {}): string {
   const at = (place: Place): string => {
     const text = `\`${placeText(place)}\``;
     return sourceUrl === undefined ? text : `[${text}](${sourceUrl}${place.file}#L${place.line})`;
@@ -39,7 +50,22 @@ export function formatMarkdown(review: Review, { sourceUrl }: MarkdownOptions = 
   for (const failure of review.examples) {
     lines.push(`- ${at(failure.place)}, in ${escape(appliesTo(failure.uses))}`, ...failure.problems.map((problem) => `  - ${escape(problem)}`));
   }
+  lines.push('', '---', '', pageSentence(review, page));
   return lines.join('\n').trimEnd();
+}
+
+/** Where the review as a page is, and what it adds: said plainly, whether CI keeps it at an address or not. */
+function pageSentence(review: Review, page: ReviewPage | undefined): string {
+  const count = review.operations.length;
+  const kinds = review.operations.some((view) => view.scope.startsWith('webhook ')) ? 'operations and webhooks' : 'operations';
+  const shown = [
+    ...(count === 0 ? [] : [count === 1 ? 'the one operation this change touches as its docs read before and after, side by side' : `the ${count} ${kinds} this change touches as their docs read before and after, side by side`]),
+    ...(page === undefined || page.withDocs ? ["the proposed contract's reference docs"] : []),
+  ];
+  const what = shown.length === 0 ? '' : `, with ${shown.join(', and ')}`;
+  if (page === undefined) return `\`npm run review -- --out DIR\` also writes this review as a page${what}.`;
+  const where = page.url === undefined ? 'in the folder this review was written to (in CI, among the job\'s artifacts)' : `among this job's artifacts: ${page.url}`;
+  return `The review as a page${what}${what === '' ? '' : ','} is \`${page.file}\` ${where}.`;
 }
 
 /** Text from the contract read as text, never as Markdown or HTML. */
