@@ -3,8 +3,10 @@
 // The console (console/, served at /_mock/console) is bundled beside it for browsers, into console/console.js and console.css,
 // with everything it imports: the page loads nothing from elsewhere. Its sizes are printed, and written to console/bundle-size.json.
 // `--outdir DIR` writes elsewhere, and `--entry FILE` bundles another entry as main.mjs (the mock's package, mock/package/build.ts).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Every file is written whole or not at all (to a file of its own, then renamed over the old one), the entry last: the
+// stages of `npm test` build while others run what was built, and a mock started meanwhile must read a whole bundle.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -25,6 +27,7 @@ const mock = build({
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
+  write: false,
 });
 
 const consoleDir = join(outdir, 'console');
@@ -43,15 +46,29 @@ const page = build({
   metafile: true,
   legalComments: 'linked',
   logLevel: 'warning',
+  write: false,
 });
 
-const [, built] = await Promise.all([mock, page]);
+const [mockBuilt, built] = await Promise.all([mock, page]);
+/** Writes the files, each to a name of its own and renamed into place; entries (main.mjs) after the chunks they import. */
+function writeWhole(files) {
+  const entryFirst = (file) => (/[\\/]main\.mjs(\.map)?$/.test(file.path) ? 1 : 0);
+  for (const file of [...files].sort((a, b) => entryFirst(a) - entryFirst(b))) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
+}
+writeWhole(built.outputFiles);
+writeWhole(mockBuilt.outputFiles);
+const contentOf = new Map(built.outputFiles.map((file) => [relative(process.cwd(), file.path), file.contents]));
 const sizes = Object.fromEntries(
   Object.entries(built.metafile.outputs)
     .filter(([file]) => /\.(js|css)$/.test(file))
     .map(([file, output]) => {
       const bytes = output.bytes;
-      const content = readFileSync(file);
+      const content = contentOf.get(relative(process.cwd(), resolve(file))) ?? new Uint8Array();
       return [file.slice(consoleDir.length + 1), { bytes, gzipBytes: gzipSync(content, { level: 9 }).byteLength }];
     }),
 );

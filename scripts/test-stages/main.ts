@@ -6,10 +6,11 @@ import { parseArgs } from 'node:util';
 import { formatSummary, runStages, type Stage } from './run-stages.ts';
 import { stageGroups, stageScripts } from './stages.ts';
 
-const help = `Usage: npm test [-- --bail] [--only STAGE,…]
+const help = `Usage: npm test [-- --bail] [--only STAGE,…] [--jobs N]
 
-Runs every check, one stage after the other (${stageScripts.join(', ')}), and ends with a summary of each
-stage: passed or failed, and how long it took. Exits 1 when any failed.
+Runs every check (${stageScripts.join(', ')}), two stages at a time, and ends with a summary of each stage:
+passed or failed, and how long it took. Exits 1 when any failed. Two at a time, each stage's output is written
+whole when it ends; with --jobs 1 the stages run one after the other and their output streams as it comes.
 
 The tests of tests/ run in groups, one stage each (vitest.config.ts says which files are in which):
   test:unit              the fast ones: every file that no group below names
@@ -21,13 +22,19 @@ The tests of tests/ run in groups, one stage each (vitest.config.ts says which f
 The stages CI's contract job runs, which need nothing but Node, are a group, contract-job (\`npm run test:contract-job\`):
   ${stageGroups['contract-job'].join(', ')}
 
-  --bail          stop at the first stage that fails
+  --bail          start no stage after the first that fails
   --only LIST     run only these stages (comma-separated names from the lists above: stages or groups)
+  --jobs N        how many stages run at once (default 2: most of a stage's time is spent waiting on servers,
+                  browsers and child processes, so two share a two-core machine well)
   -h, --help      show this help`;
 
-const { values } = parseArgs({ options: { bail: { type: 'boolean' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+const { values } = parseArgs({ options: { bail: { type: 'boolean' }, only: { type: 'string' }, jobs: { type: 'string', default: '2' }, help: { type: 'boolean', short: 'h' } } });
+const jobs = Number(values.jobs);
 if (values.help) {
   console.log(help);
+} else if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16) {
+  console.error(`--jobs takes a whole number from 1 to 16, got ${JSON.stringify(values.jobs)}.`);
+  process.exitCode = 2;
 } else {
   const groups: Record<string, readonly string[]> = stageGroups;
   const only = values.only?.split(',').map((name) => name.trim()).flatMap((name) => groups[name] ?? [name]);
@@ -37,8 +44,9 @@ if (values.help) {
     process.exitCode = 2;
   } else {
     const stages: Stage[] = stageScripts.filter((name) => !only || only.includes(name)).map((name) => ({ name, command: ['npm', 'run', '--silent', name] }));
-    const results = await runStages(stages, { bail: values.bail === true, colour: process.stdout.isTTY === true, write: (text) => process.stdout.write(text) });
-    process.stdout.write(formatSummary(results));
+    const started = performance.now();
+    const results = await runStages(stages, { bail: values.bail === true, colour: process.stdout.isTTY === true, jobs, write: (text) => process.stdout.write(text) });
+    process.stdout.write(formatSummary(results, jobs > 1 ? (performance.now() - started) / 1000 : undefined));
     process.exitCode = results.some((result) => result.outcome === 'failed') ? 1 : 0;
   }
 }

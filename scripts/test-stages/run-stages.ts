@@ -1,8 +1,9 @@
 /**
- * Runs stages one after the other (each an npm script), streaming their output, and ends with a one-screen summary:
- * each stage, whether it passed, how long it took. Every stage runs even after one fails, so a single run shows
- * everything that is wrong (`--bail` stops at the first failure). When the output is not a terminal (CI logs, a
- * pipe), the stages are asked for no colour codes.
+ * Runs stages (each an npm script), `jobs` at a time, and ends with a one-screen summary: each stage, whether it
+ * passed, how long it took. Every stage runs even after one fails, so a single run shows everything that is wrong
+ * (`--bail` starts no stage after the first failure). One at a time, a stage's output streams as it comes; several
+ * at a time, each stage's output is kept and written whole when it ends, so that stages do not interleave. When the
+ * output is not a terminal (CI logs, a pipe), the stages are asked for no colour codes.
  */
 import { spawn } from 'node:child_process';
 
@@ -19,27 +20,54 @@ export interface StageResult {
   seconds: number;
 }
 
-export async function runStages(stages: readonly Stage[], options: { bail?: boolean; colour: boolean; write: (text: string) => void }): Promise<StageResult[]> {
+export interface RunOptions {
+  bail?: boolean;
+  colour: boolean;
+  write: (text: string) => void;
+  /** How many stages run at once; 1 unless given. */
+  jobs?: number;
+}
+
+export async function runStages(stages: readonly Stage[], options: RunOptions): Promise<StageResult[]> {
   const env = options.colour ? process.env : { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+  const jobs = Math.max(1, Math.min(options.jobs ?? 1, stages.length));
   const results: StageResult[] = [];
-  for (const stage of stages) {
-    if (options.bail && results.some((result) => result.outcome === 'failed')) {
-      results.push({ name: stage.name, outcome: 'skipped', exitCode: null, seconds: 0 });
-      continue;
+  let next = 0;
+  const lane = async () => {
+    for (let index = next++; index < stages.length; index = next++) {
+      const stage = stages[index] as Stage;
+      if (options.bail && results.some((result) => result?.outcome === 'failed')) {
+        results[index] = { name: stage.name, outcome: 'skipped', exitCode: null, seconds: 0 };
+        continue;
+      }
+      results[index] = await runStage(stage, env, jobs === 1, options.write);
     }
-    options.write(`\n▶ ${stage.name}: ${stage.command.join(' ')}\n`);
-    const started = performance.now();
-    const exitCode = await new Promise<number | null>((resolve) => {
-      const child = spawn(stage.command[0], stage.command.slice(1), { stdio: 'inherit', env });
-      child.on('error', () => resolve(127));
-      child.on('exit', (code) => resolve(code));
-    });
-    results.push({ name: stage.name, outcome: exitCode === 0 ? 'passed' : 'failed', exitCode, seconds: (performance.now() - started) / 1000 });
-  }
+  };
+  await Promise.all(Array.from({ length: jobs }, lane));
   return results;
 }
 
-export function formatSummary(results: readonly StageResult[]): string {
+async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, write: (text: string) => void): Promise<StageResult> {
+  const header = `\n▶ ${stage.name}: ${stage.command.join(' ')}\n`;
+  if (stream) write(header);
+  else write(`▷ ${stage.name} started\n`);
+  const started = performance.now();
+  const output: Buffer[] = [];
+  const exitCode = await new Promise<number | null>((resolve) => {
+    const child = spawn(stage.command[0], stage.command.slice(1), { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });
+    // Kept in the order it came, stdout and stderr together, as a terminal would have shown them.
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', () => resolve(127));
+    child.on('close', (code) => resolve(code));
+  });
+  const result: StageResult = { name: stage.name, outcome: exitCode === 0 ? 'passed' : 'failed', exitCode, seconds: (performance.now() - started) / 1000 };
+  if (!stream) write(`${header}${Buffer.concat(output).toString('utf8')}◀ ${stage.name} ${result.outcome} in ${result.seconds.toFixed(1)} s\n`);
+  return result;
+}
+
+/** `wallSeconds`: how long the run took, when stages ran at once and their own times add up to more. */
+export function formatSummary(results: readonly StageResult[], wallSeconds?: number): string {
   const width = Math.max(...results.map((result) => result.name.length));
   const mark = { passed: '✔', failed: '✖', skipped: '–' } as const;
   const lines = results.map((result) => {
@@ -50,5 +78,6 @@ export function formatSummary(results: readonly StageResult[]): string {
   const failed = results.filter((result) => result.outcome === 'failed').length;
   const total = results.reduce((sum, result) => sum + result.seconds, 0);
   const verdict = failed === 0 ? `All ${results.length} stages passed` : `${failed} of ${results.length} stages failed`;
-  return ['', 'Summary', ...lines, `${verdict} in ${total.toFixed(0)} s.`, ''].join('\n');
+  const took = wallSeconds === undefined ? `in ${total.toFixed(0)} s` : `in ${wallSeconds.toFixed(0)} s (the stages' own times add up to ${total.toFixed(0)} s)`;
+  return ['', 'Summary', ...lines, `${verdict} ${took}.`, ''].join('\n');
 }

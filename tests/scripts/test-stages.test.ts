@@ -2,7 +2,9 @@
  * The `npm test` runner: every stage runs, failures are counted, the summary fits a screen, no colour when piped; CI's
  * contract job runs a group of its stages by one script.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSummary, runStages } from '../../scripts/test-stages/run-stages.ts';
 import { stageGroups, stageScripts } from '../../scripts/test-stages/stages.ts';
@@ -32,7 +34,35 @@ describe('runStages', () => {
   });
 });
 
+describe('runStages, two at a time', () => {
+  it('runs two stages at once, and writes each one\'s output whole when it ends', async () => {
+    const flag = join(mkdtempSync(join(tmpdir(), 'stages-')), 'second-started');
+    // The first waits for a file the second writes: one at a time, it would wait for ever (the test's timeout).
+    const waitsForSecond = `const fs = require('node:fs'); console.log('first: one'); const wait = () => fs.existsSync(${JSON.stringify(flag)}) ? (console.log('first: two'), process.exit(0)) : setTimeout(wait, 20); wait();`;
+    const writes = `require('node:fs').writeFileSync(${JSON.stringify(flag)}, ''); console.log('second: one'); console.error('second: two');`;
+    const output: string[] = [];
+    const results = await runStages([{ name: 'first', command: node(waitsForSecond) }, { name: 'second', command: node(writes) }], { colour: true, jobs: 2, write: (text) => output.push(text) });
+    expect(results.map((result) => [result.name, result.outcome])).toEqual([['first', 'passed'], ['second', 'passed']]);
+    const text = output.join('');
+    expect(text).toMatch(/▶ first: [^\n]*\nfirst: one\nfirst: two\n◀ first passed/);
+    expect(text).toMatch(/▶ second: [^\n]*\nsecond: one\nsecond: two\n◀ second passed/);
+  });
+
+  it('starts no stage after a failure with bail, and reports the stages in their order', async () => {
+    const results = await runStages(
+      [{ name: 'fails', command: node('process.exit(1)') }, { name: 'slow', command: node('setTimeout(() => {}, 300)') }, { name: 'after', command: node('') }],
+      { bail: true, colour: true, jobs: 2, write: () => undefined },
+    );
+    expect(results.map((result) => [result.name, result.outcome])).toEqual([['fails', 'failed'], ['slow', 'passed'], ['after', 'skipped']]);
+  });
+});
+
 describe('formatSummary', () => {
+  it('gives the run\'s own time when stages ran at once', () => {
+    const summary = formatSummary([{ name: 'lint', outcome: 'passed', exitCode: 0, seconds: 10 }, { name: 'test:unit', outcome: 'passed', exitCode: 0, seconds: 30 }], 31);
+    expect(summary).toContain("All 2 stages passed in 31 s (the stages' own times add up to 40 s).");
+  });
+
   it('is one line per stage and a verdict, without colour codes', () => {
     const summary = formatSummary([
       { name: 'lint', outcome: 'passed', exitCode: 0, seconds: 4.2 },
