@@ -123,6 +123,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a signal each time what the mock shows changes
+         * @description Says when to read again, as server-sent events (see the 200 response): each time a customer or a company is
+         *     created, a formation moves on, a document is ready, a webhook event is made or delivered, an endpoint changes,
+         *     a fault is armed, used or disarmed, or a setting is switched, whether a request, the formation timeline or the
+         *     webhook dispatcher did it. An event names the topics that changed, never what changed: a view reads what it
+         *     shows again. The console follows it, so that every view stays current with no Refresh button.
+         *
+         *     Scoped as `streamRequests` is: with a key, that partner's changes, and the faults and settings that apply to
+         *     every partner; without one, everyone's. A partner's reset is a change of every topic it empties. A browser's
+         *     `EventSource` sends no `Authorization` header: read the stream with `fetch` to pass a key.
+         */
+        get: operations["streamChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_mock/settings": {
         parameters: {
             query?: never;
@@ -1327,6 +1355,25 @@ export interface components {
              */
             attempts: components["schemas"]["DeliveryAttempt"][];
         };
+        /**
+         * ChangeTopic
+         * @description What changed, as a view of the mock shows it; read it again to see how:
+         *
+         *     - `customers`: a customer created (`listCustomers`).
+         *     - `companies`: a company submitted, or its formation moved on (`listCompanies`, `getCompany`).
+         *     - `documents`: a company's document made ready (`listCompanyDocuments`).
+         *     - `events`: a webhook event made, or its delivery taken, attempted, retried, delivered or dropped (`listEvents`,
+         *       `listDeliveries`).
+         *     - `endpoints`: a webhook endpoint created, changed, deleted, disabled or re-enabled, its secret rotated, or a
+         *       sandbox's event refused by its relay (`listWebhookEndpoints`).
+         *     - `faults`: a fault armed, used by a request, or disarmed (`listFaults`).
+         *     - `settings`: a setting switched (`getSettings`).
+         *
+         *     More topics may be added: ignore one you do not know.
+         * @example companies
+         * @enum {string}
+         */
+        ChangeTopic: "customers" | "companies" | "documents" | "events" | "endpoints" | "faults" | "settings";
         /**
          * Settings
          * @description The mock's run-time settings in force for a partner's requests, or for everyone's.
@@ -2546,6 +2593,43 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
+        /**
+         * @description The stream: [server-sent events](https://html.spec.whatwg.org/multipage/server-sent-events.html), each an event
+         *     named `change` whose `data` is one line of JSON, `{"topics": [...]}`, naming the topics (`ChangeTopic`) that
+         *     changed since the event before, until the client leaves or the mock stops.
+         *
+         *     - It begins with `retry: 2000` and an event naming every topic asked for: what changed before it opened, or
+         *       while a client was reconnecting, is not known, so a client reads every view it shows once, then again at
+         *       each event.
+         *     - Changes are gathered: a stream gets at most one event every 250 ms, naming all that changed meanwhile, so that
+         *       a load test costs a follower four events a second.
+         *     - On a mock with several processes (a shared store), what another process changed arrives within a second,
+         *       faults and settings excepted (each process has its own). Should a process lose its store's connection for a
+         *       while, the events it missed are made up for by one naming every topic.
+         *     - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing it. It is closed, as request
+         *       streams are, when its client takes nothing for `--stream-send-timeout`, and after `--stream-max-age`.
+         */
+        ChangeStream: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                /** @description Always `no-store`: a stream is never cached. */
+                "cache-control"?: "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "text/event-stream": string;
+            };
+        };
+        /** @description A query or header parameter breaks the contract (a topic it does not know); `details` names each one. */
+        ChangeQueryBadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
         /** @description The settings in force. */
         Settings: {
             headers: {
@@ -3082,6 +3166,14 @@ export interface components {
          */
         JournalEntryIdPath: components["schemas"]["JournalEntryId"];
         /**
+         * @description Only these topics (comma-separated); every topic when absent.
+         * @example [
+         *       "companies",
+         *       "events"
+         *     ]
+         */
+        ChangeTopicsQuery: components["schemas"]["ChangeTopic"][];
+        /**
          * @description The fault's `id`, as `listFaults` gives it.
          * @example flt_4pQz8LmX2wTn6VbK3dRs9YhC
          */
@@ -3181,6 +3273,7 @@ export type DeliveryState = components['schemas']['DeliveryState'];
 export type Delivery = components['schemas']['Delivery'];
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 export type DeliveryJournal = components['schemas']['DeliveryJournal'];
+export type ChangeTopic = components['schemas']['ChangeTopic'];
 export type Settings = components['schemas']['Settings'];
 export type SettingsUpdateRequest = components['schemas']['SettingsUpdateRequest'];
 export type FaultId = components['schemas']['FaultId'];
@@ -3247,6 +3340,8 @@ export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
 export type ResponseJournalEntryNotFound = components['responses']['JournalEntryNotFound'];
 export type ResponseDeliveryJournal = components['responses']['DeliveryJournal'];
 export type ResponseDeliveryQueryBadRequest = components['responses']['DeliveryQueryBadRequest'];
+export type ResponseChangeStream = components['responses']['ChangeStream'];
+export type ResponseChangeQueryBadRequest = components['responses']['ChangeQueryBadRequest'];
 export type ResponseSettings = components['responses']['Settings'];
 export type ResponseSettingsBadRequest = components['responses']['SettingsBadRequest'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
@@ -3296,6 +3391,7 @@ export type ParameterResponseStatusQuery = components['parameters']['ResponseSta
 export type ParameterErrorCodeQuery = components['parameters']['ErrorCodeQuery'];
 export type ParameterLastEventIdHeader = components['parameters']['LastEventIdHeader'];
 export type ParameterJournalEntryIdPath = components['parameters']['JournalEntryIdPath'];
+export type ParameterChangeTopicsQuery = components['parameters']['ChangeTopicsQuery'];
 export type ParameterFaultIdPath = components['parameters']['FaultIdPath'];
 export type ParameterEndpointIdPath = components['parameters']['EndpointIdPath'];
 export type ParameterRelayWebhookIdHeader = components['parameters']['RelayWebhookIdHeader'];
@@ -3504,6 +3600,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only these topics (comma-separated); every topic when absent.
+                 * @example [
+                 *       "companies",
+                 *       "events"
+                 *     ]
+                 */
+                topics?: components["parameters"]["ChangeTopicsQuery"];
+            };
+            header?: {
+                /**
+                 * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
+                 *     `requestId`. One is generated when absent, and in place of one that holds an API key or a webhook signing
+                 *     secret, or the start of one (`dk_test_`, `whsec_`, written plainly or percent-encoded): such an id is never
+                 *     echoed.
+                 * @example req_7Hq2mPz9XwL4
+                 */
+                "x-request-id"?: components["parameters"]["RequestIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ChangeStream"];
+            400: components["responses"]["ChangeQueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["StreamLimit"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StreamUnavailable"];
         };
     };
     getSettings: {

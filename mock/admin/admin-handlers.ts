@@ -4,6 +4,8 @@
  * With a partner's key, a handler acts for that partner only; without one, for every partner.
  */
 import type { ContractDocument } from '../../contract-model/document.ts';
+import type { ChangeFeed } from '../changes/change-feed.ts';
+import { changeHandlers } from '../changes/change-handlers.ts';
 import type { MockConfig } from '../config/config.ts';
 import { faultHandlers } from '../faults/fault-handlers.ts';
 import type { FaultRegistry } from '../faults/faults.ts';
@@ -44,6 +46,8 @@ export interface AdminServices {
   entryIds: EntryIds;
   /** The journal followed as it grows, for the request streams. */
   journalFeed: JournalFeed;
+  /** What changes, for the change streams. */
+  changes: ChangeFeed;
   endpoints: WebhookEndpointPortal;
   events: EventPortal;
   /** Receives the events a real sandbox sends to `/_mock/relay/{endpointId}`. */
@@ -68,6 +72,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
   return {
     ...faultHandlers(faults, services.apiOperationIds, services.documentedAnswers),
     ...journalHandlers({ journal, feed: services.journalFeed, cursors: services.cursors, ids: services.entryIds }),
+    ...changeHandlers(services.changes),
     ...webhookHandlers(services),
 
     async getHealth() {

@@ -12,11 +12,14 @@ export interface SettingsRegistry {
   of(partnerId?: string): Settings;
   /** With a partner, that partner's settings; without, everyone's. Returns the settings now in force for it. */
   set(partnerId: string | undefined, settings: Settings): Settings;
+  /** Hears each switch, with the partner it concerns (none: every partner's), until the function returned is called. */
+  onChange(listener: (partnerId: string | undefined) => void): () => void;
 }
 
 export function createSettingsRegistry(initial: Settings): SettingsRegistry {
   let everyone: Settings = { ...initial };
   const perPartner = new Map<string, Settings>();
+  const listeners = new Set<(partnerId: string | undefined) => void>();
   return {
     of: (partnerId) => ({ ...((partnerId === undefined ? undefined : perPartner.get(partnerId)) ?? everyone) }),
     set(partnerId, settings) {
@@ -26,7 +29,12 @@ export function createSettingsRegistry(initial: Settings): SettingsRegistry {
       } else {
         perPartner.set(partnerId, { ...settings });
       }
+      for (const listener of listeners) listener(partnerId);
       return this.of(partnerId);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

@@ -3,6 +3,7 @@
  * A partner's reset goes a batch of records per transaction, so that a partner with much data never makes one
  * transaction huge; what it removes is gone for every read once it returns.
  */
+import { allTopics, announce } from '../changes/change-topics.ts';
 import { forgetCompanies } from '../companies/company-records.ts';
 import { forgetCustomers } from '../customers/customer-records.ts';
 import { forgetDocuments } from '../documents/document-records.ts';
@@ -33,4 +34,8 @@ export async function resetStore(services: { store: Store; outbox: WebhookOutbox
     await outbox.forgetEndpoint(endpoint.id);
   }
   await outbox.forgetPartner(partnerId);
+  // What went went in many transactions, each announcing nothing: one change of every topic says it.
+  await store.write((tx) => {
+    for (const topic of allTopics) announce(tx, topic, partnerId);
+  });
 }

@@ -13,6 +13,7 @@ import { createSettingsRegistry, type SettingsRegistry } from '../admin/settings
 import { createKeyChecker, type KeyChecker } from '../auth/api-keys.ts';
 import { companyHandlers } from '../companies/company-handlers.ts';
 import { companySummariesOf } from '../companies/company-views.ts';
+import { createChangeFeed } from '../changes/change-feed.ts';
 import { ConfigError, type MockConfig } from '../config/config.ts';
 import { customerHandlers } from '../customers/customer-handlers.ts';
 import { createDocumentFactory } from '../documents/document-factory.ts';
@@ -165,9 +166,17 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   const faults = carried?.faults ?? createFaultRegistry();
   const answersOf = perOperation(operations, (operation) => documentedAnswers(contract, operation));
   const settings = carried?.settings ?? createSettingsRegistry({ validateResponses: config.validateResponses });
+  const changes = createChangeFeed(store);
+  // Faults and settings live in this process (carried across a reload): their changes reach these services' streams
+  // until the services stop.
+  const unfollow = [
+    faults.onChange((partnerId) => changes.changed({ topic: 'faults', ...(partnerId === undefined ? {} : { partnerId }) })),
+    settings.onChange((partnerId) => changes.changed({ topic: 'settings', ...(partnerId === undefined ? {} : { partnerId }) })),
+  ];
   const admin = {
     config, store, journal, dispatcher, faults, settings, cursors, entryIds,
     journalFeed: createJournalFeed({ journal, ...(poll === undefined ? {} : { pollMs: poll }), logger }),
+    changes,
     endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()], ...(allowed ? { allowed } : {}) }),
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
     relay: createWebhookRelay({ store, outbox, notify: dispatcher.notify, contract, logger: logger.child({ component: 'webhook-relay' }) }),
@@ -175,7 +184,11 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
-  return { recording, bodyBudget: overrides.bodyBudget ?? createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, adminToken, admin, documentedAnswers: answersOf, stopWork };
+  const stopAll = async () => {
+    for (const stop of unfollow) stop();
+    await stopWork();
+  };
+  return { recording, bodyBudget: overrides.bodyBudget ?? createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, adminToken, admin, documentedAnswers: answersOf, stopWork: stopAll };
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

@@ -8,6 +8,7 @@ import { pageOfIndex, type Page, type PageRequest } from '../pagination/page.ts'
 import { nextPosition } from '../pagination/positions.ts';
 import { key, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
+import { announce } from '../changes/change-topics.ts';
 
 export interface CompanyFilter {
   serviceCustomerId?: string;
@@ -31,12 +32,15 @@ export function insertCompany(tx: Tx, partnerId: string, company: Company): void
   tx.put(companies, key(partnerId, company.serviceCompanyId), { position, company });
   tx.put(byPosition, key(partnerId, position), company.serviceCompanyId);
   tx.put(byCustomer, key(partnerId, company.serviceCustomerId, position), company.serviceCompanyId);
+  announce(tx, 'companies', partnerId);
 }
 
 /** Replaces a stored company (its status, EIN…); its id, customer and position stay. */
 export function updateCompany(tx: Tx, partnerId: string, company: Company): void {
   const stored = tx.get(companies, key(partnerId, company.serviceCompanyId));
-  if (stored) tx.put(companies, key(partnerId, company.serviceCompanyId), { position: stored.position, company });
+  if (!stored) return;
+  tx.put(companies, key(partnerId, company.serviceCompanyId), { position: stored.position, company });
+  announce(tx, 'companies', partnerId);
 }
 
 export function getCompany(tx: Tx, partnerId: string, companyId: string): Company | undefined {

@@ -8,6 +8,7 @@ import { pageOfIndex, type Page, type PageRequest } from '../pagination/page.ts'
 import { nextPosition } from '../pagination/positions.ts';
 import { key, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
+import { announce } from '../changes/change-topics.ts';
 
 export type CustomerRecord = Omit<Customer, 'created' | 'companies'>;
 
@@ -34,6 +35,7 @@ export function createCustomer(tx: Tx, partnerId: string, customer: CustomerReco
   tx.put(customers, key(partnerId, customer.serviceCustomerId), stored);
   tx.put(byEmail, emailKey, stored);
   tx.put(byPosition, key(partnerId, stored.position), customer.serviceCustomerId);
+  announce(tx, 'customers', partnerId);
   return { customer, created: true };
 }
 

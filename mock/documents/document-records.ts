@@ -8,6 +8,7 @@ import { pageOfIndex, type Page, type PageRequest } from '../pagination/page.ts'
 import { nextPosition } from '../pagination/positions.ts';
 import { key, parts, within } from '../store/keys.ts';
 import { table, type Tx } from '../store/store.ts';
+import { announce } from '../changes/change-topics.ts';
 
 export interface StoredDocument {
   document: Document;
@@ -32,6 +33,7 @@ export function insertDocument(tx: Tx, partnerId: string, stored: StoredDocument
   tx.put(documents, key(companyId, documentId), { partnerId, position, document: stored.document });
   tx.put(files, key(companyId, documentId), stored.file);
   tx.put(byPosition, key(partnerId, companyId, position), documentId);
+  announce(tx, 'documents', partnerId);
 }
 
 /** In the order they became ready. */

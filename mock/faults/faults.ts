@@ -44,15 +44,25 @@ export interface FaultRegistry {
   clear(partnerId?: string): void;
   /** Disarms one fault: with a partner, only one of its own. False when there is none such. */
   disarm(id: string, partnerId?: string): boolean;
+  /**
+   * Hears each change of what is armed (armed, used, disarmed), with the partner it concerns (none: every
+   * partner's), until the function returned is called.
+   */
+  onChange(listener: (partnerId: string | undefined) => void): () => void;
 }
 
 export function createFaultRegistry(): FaultRegistry {
   let faults: Fault[] = [];
+  const listeners = new Set<(partnerId: string | undefined) => void>();
+  const changed = (partnerId: string | undefined) => {
+    for (const listener of listeners) listener(partnerId);
+  };
   const appliesTo = (fault: Fault, partnerId: string | undefined) => fault.partnerId === undefined || fault.partnerId === partnerId;
   return {
     arm(fault) {
       const armed = { ...fault, id: newId('flt') };
       faults.push(armed);
+      changed(armed.partnerId);
       return { ...armed };
     },
     take(operationId, partnerId) {
@@ -61,18 +71,27 @@ export function createFaultRegistry(): FaultRegistry {
       if (fault.count !== null) {
         fault.count -= 1;
         if (fault.count <= 0) faults = faults.filter((candidate) => candidate !== fault);
+        changed(fault.partnerId);
       }
       const { count: _count, ...taken } = fault;
       return taken;
     },
     list: (partnerId) => faults.filter((fault) => partnerId === undefined || appliesTo(fault, partnerId)).map((fault) => ({ ...fault })),
     clear(partnerId) {
+      const before = faults.length;
       faults = partnerId === undefined ? [] : faults.filter((fault) => fault.partnerId !== partnerId);
+      if (faults.length < before) changed(partnerId);
     },
     disarm(id, partnerId) {
-      const before = faults.length;
-      faults = faults.filter((fault) => fault.id !== id || (partnerId !== undefined && fault.partnerId !== partnerId));
-      return faults.length < before;
+      const disarmed = faults.find((fault) => fault.id === id && (partnerId === undefined || fault.partnerId === partnerId));
+      if (!disarmed) return false;
+      faults = faults.filter((fault) => fault !== disarmed);
+      changed(disarmed.partnerId);
+      return true;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

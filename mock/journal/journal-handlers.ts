@@ -4,6 +4,7 @@
  */
 import { ApiError } from '../http/api-error.ts';
 import type { AnswerStream } from '../http/answer.ts';
+import { streamsPerScope } from '../http/streams-per-scope.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { AdminHandlers } from '../pipeline/handler.ts';
 import type { EntryIds } from './entry-ids.ts';
@@ -27,11 +28,8 @@ export function journalHandlers(options: {
   ids: EntryIds;
 }): Pick<AdminHandlers, 'listRequests' | 'getRequest' | 'streamRequests'> {
   const { journal, feed, cursors, ids } = options;
-  /**
-   * Streams open by scope, counted when a stream starts: a count the feed keeps would come a read of the journal
-   * later, and streams asked for at once would all find a place free.
-   */
-  const openIn = new Map<string, number>();
+  /** Counted when a stream starts: a count the feed keeps would come a read of the journal later. */
+  const open = streamsPerScope(maxStreamsPerScope, 'request');
   const shown = ({ position, partnerId: _partnerId, ...entry }: JournalEntry & { partnerId?: string }, scope: string | undefined) => ({ id: ids.idOf(position, scope), ...entry });
   /**
    * Each entry the feed hands out as its event, by scope: streams of one scope (a partner's, or every partner's)
@@ -71,21 +69,14 @@ export function journalHandlers(options: {
     },
 
     streamRequests({ partner, query, headers }) {
-      const scope = partner?.id ?? '*';
-      if ((openIn.get(scope) ?? 0) >= maxStreamsPerScope) {
-        throw new ApiError(409, 'E_STREAM_LIMIT', `${partner ? 'This partner has' : 'Every-partner streams have'} ${maxStreamsPerScope} request streams open already: close one first.`);
-      }
+      const scope = { id: partner?.id ?? '*', partner: partner !== undefined };
+      open.refuseWhenFull(scope);
       const lastEventId = headers['Last-Event-ID'];
       const resumeAfter = lastEventId === undefined ? undefined : ids.positionOf(lastEventId, partner?.id);
       const filters = filtersOf(query, partner?.id);
       const stream: AnswerStream = {
         start(write, closed) {
-          openIn.set(scope, (openIn.get(scope) ?? 0) + 1);
-          closed.addEventListener('abort', () => {
-            const left = (openIn.get(scope) ?? 1) - 1;
-            if (left > 0) openIn.set(scope, left);
-            else openIn.delete(scope);
-          });
+          open.started(scope, closed);
           void write('retry: 2000\n\n');
           feed.follow(
             {

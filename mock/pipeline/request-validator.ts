@@ -181,14 +181,22 @@ function compileParameter(document: ContractDocument, parameter: ContractParamet
       const value = parts.headers[headerName];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    // Query, path and header values arrive as text: read them as the type the contract declares.
+    // Query, path and header values arrive as text: read them as the type the contract declares. An array is read
+    // comma-separated (`?topics=companies,events`: `style: form` with `explode: false`, as the contracts state theirs),
+    // since a repeated parameter is refused (E_PARAMETER_REPEATED).
     coerce(raw) {
-      if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
-      if (type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
-      return raw;
+      if (type !== 'array') return coerceText(raw, type);
+      const itemType = deref(document, (deref(document, parameter.schema).items as JsonObject | undefined) ?? {}).type;
+      return raw.split(',').map((item) => coerceText(item, itemType));
     },
     validate: compiler.compile(parameter.schema),
   };
+}
+
+function coerceText(raw: string, type: unknown): unknown {
+  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+  if (type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
 }
 
 type BodyValidator = (body: unknown) => { problems: FieldError[]; more: boolean };

@@ -13,6 +13,7 @@
  */
 import { Hints, rangeId, type HeldRange } from './hints.ts';
 import type { KeyRange } from './keys.ts';
+import type { Notices } from './notices.ts';
 import { StoreError } from './store-error.ts';
 import type { Table, TxBody } from './store.ts';
 import { guessed, Transaction, type Mode, type RangeRead, type ReadKind, type Source, type TableReads, type Versioned, type VersionedEntry, type Write } from './transaction.ts';
@@ -212,9 +213,10 @@ const maxAttempts = 50;
 
 /**
  * Runs a body against a source that answers later, again while its commit finds that something read changed.
- * `hints`: what this process knows of the store, shared by its transactions (one per store opened).
+ * `hints`: what this process knows of the store, shared by its transactions (one per store opened); `notices`: who
+ * hears what a committed transaction noticed.
  */
-export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, commit: Commit, mode: Mode, description: string, hints: Hints): Promise<T> {
+export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, commit: Commit, mode: Mode, description: string, hints: Hints, notices?: Notices): Promise<T> {
   const committed = async (tx: Transaction, fetched: Fetched): Promise<boolean> => {
     // Hints forgotten while the run was made on them (a connection lost, see hints.ts): not committed on.
     if (fetched.hintedIn !== undefined && fetched.hintedIn !== hints.generation) return false;
@@ -222,6 +224,7 @@ export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, co
     if (!done) return false;
     hints.learnCommit(tx.writes, done.version, done.sums);
     tx.committed();
+    notices?.deliverOf(tx);
     return true;
   };
   for (let attempt = 1; ; attempt += 1) {
@@ -246,6 +249,7 @@ export async function runOptimistic<T>(body: TxBody<T>, remote: RemoteSource, co
         if (tx.rerun) break;
         if (!writes) {
           tx.committed();
+          notices?.deliverOf(tx);
           return value as T;
         }
         if (await committed(tx, fetched)) return value as T;

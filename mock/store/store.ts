@@ -17,6 +17,7 @@
  * - Time is never read by the store: rules pass `now` in, so that tests can move it and replicas agree on it.
  */
 import type { KeyRange } from './keys.ts';
+import type { NoticeListener } from './notices.ts';
 
 export interface TableOptions {
   /** Whether the rules read ranges of it; only ordered tables can be scanned. */
@@ -94,6 +95,11 @@ export interface Tx {
    */
   afterCommit(effect: () => void): void;
   /**
+   * Tells whoever listens to the store (`Store.listen`) that something behind `channel` changed, once this run's
+   * writes are committed; never for a run that is not (notices.ts). Each channel is told once per transaction.
+   */
+  notify(channel: string): void;
+  /**
    * Whether this run of the body is sure to be run again (on Redis: it read a guess its commit cannot check), so
    * that what it returns and writes is thrown away: work that decides neither what is read nor what is written may
    * be skipped. Always false on memory and SQLite.
@@ -112,6 +118,11 @@ export interface Store {
   write<T>(body: TxBody<T>): Promise<T>;
   /** Runs a body that writes ephemeral tables only (a lease), which need not wait for a disk. */
   hold<T>(body: TxBody<T>): Promise<T>;
+  /**
+   * Hears the channels of every committed transaction that noticed one (`Tx.notify`), this process's and, on a store
+   * others write (Redis), theirs within a moment, until the function returned is called.
+   */
+  listen(listener: NoticeListener): () => void;
   /** Empties every table but those given (and the counters). */
   clear(keep: readonly Table<unknown>[]): Promise<void>;
   close(): Promise<void>;

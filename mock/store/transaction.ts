@@ -133,6 +133,7 @@ export class Transaction implements Tx {
   private read: Map<string, TableReads> | undefined;
   private ranged: RangeRead[] | undefined;
   private effects: (() => void)[] | undefined;
+  private noticed: Set<string> | undefined;
   /** Whether a guess was read as a snapshot: the commit does not check it, so it may not commit on guesses. */
   guessedUnchecked = false;
   /**
@@ -234,6 +235,16 @@ export class Transaction implements Tx {
 
   afterCommit(effect: () => void): void {
     (this.effects ??= []).push(effect);
+  }
+
+  notify(channel: string): void {
+    if (this.mode === 'read') throw new Error('a read transaction cannot notify: it changes nothing');
+    (this.noticed ??= new Set()).add(channel);
+  }
+
+  /** The channels it noticed, for the backend to deliver once it is committed (notices.ts). */
+  get notices(): ReadonlySet<string> | undefined {
+    return this.noticed;
   }
 
   /** Called by the backend once the run's writes are committed. */

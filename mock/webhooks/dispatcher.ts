@@ -170,7 +170,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
               endpointIds: [endpointId],
             }
           : undefined;
-      const reenabled = await outbox.reenable(endpointId, notice, Date.now());
+      const reenabled = await outbox.reenable(endpointId, notice, Date.now(), target.partnerId || undefined);
       if (reenabled) {
         logger.info({ endpointId, endpointUrl: maskEndpointUrl(target.url) }, 'webhook endpoint re-enabled');
         scheduler.wake();

@@ -183,7 +183,7 @@ describe('the request list', () => {
     await show('Requests');
     await sendMany(10_000);
     const list = page.getByRole('list', { name: 'Requests, newest first' });
-    await expect.poll(() => page.locator('.list-foot').textContent(), { timeout: 30_000 }).toMatch(/^10000 shown/);
+    await expect.poll(() => page.locator('.list-foot').textContent(), { timeout: 90_000 }).toMatch(/^10000 shown/);
     expect(await page.locator('.row.entry').count()).toBeLessThan(60);
     // The oldest kept, at the bottom.
     await list.evaluate((element) => (element.scrollTop = element.scrollHeight));
@@ -198,7 +198,8 @@ describe('the request list', () => {
     for (let sent = 0; sent < 5; sent += 1) await mock.call('/v1/partner/customers');
     await eventually(async () => (await list.evaluate((element) => element.scrollTop)) >= 600 + 5 * 34 || undefined, 10_000, 'the list to move with the five new rows');
     expect(await page.locator(`.row.entry[data-request-id="${requestId}"]`).boundingBox({ timeout: 5_000 })).toEqual(box);
-  });
+    // Ten thousand requests sent and rendered: what it checks is the list, not the machine's speed.
+  }, 120_000);
 });
 
 describe('the way in', () => {

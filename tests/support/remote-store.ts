@@ -6,6 +6,7 @@
  * millisecond or more after the last.
  */
 import { Hints, runOptimistic, type Commit, type RemoteSource } from '../../mock/store/optimistic.ts';
+import { emptied, Notices } from '../../mock/store/notices.ts';
 import type { KeyRange } from '../../mock/store/keys.ts';
 import type { Store } from '../../mock/store/store.ts';
 import type { Versioned } from '../../mock/store/transaction.ts';
@@ -90,6 +91,7 @@ export function openRemoteStore(options: { data?: RemoteData; latencyMs?: number
     return { version: data.clock, sums };
   };
   const hints = new Hints();
+  const notices = new Notices();
 
   const description = `remote (${latencyMs} ms a round trip)`;
   return {
@@ -97,13 +99,15 @@ export function openRemoteStore(options: { data?: RemoteData; latencyMs?: number
     get roundTrips() {
       return roundTrips;
     },
-    read: (body) => runOptimistic(body, remote, commit, 'read', description, hints),
-    write: (body) => runOptimistic(body, remote, commit, 'write', description, hints),
-    hold: (body) => runOptimistic(body, remote, commit, 'hold', description, hints),
+    read: (body) => runOptimistic(body, remote, commit, 'read', description, hints, notices),
+    write: (body) => runOptimistic(body, remote, commit, 'write', description, hints, notices),
+    hold: (body) => runOptimistic(body, remote, commit, 'hold', description, hints, notices),
+    listen: (listener) => notices.listen(listener),
     async clear(keep) {
       hints.clear();
       const kept = new Set(keep.map((table) => table.name));
       for (const name of tables.keys()) if (!kept.has(name)) tables.delete(name);
+      notices.deliver(emptied);
     },
     async close() {},
   };

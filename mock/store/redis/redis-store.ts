@@ -8,10 +8,12 @@
 import { ReplyError, type Redis } from 'ioredis';
 import type { KeyRange } from '../keys.ts';
 import { CommitOutcomeUnknown, StoreError, StoreUnavailable } from '../store-error.ts';
+import { emptied } from '../notices.ts';
 import type { Store, Table } from '../store.ts';
 import { Hints, runOptimistic, type Commit, type RemoteSource } from '../optimistic.ts';
 import type { RangeRead, TableReads, Versioned, VersionedEntry, Write } from '../transaction.ts';
 import { closeRedis, connectRedis, describeRedisUrl } from './connection.ts';
+import { RedisNotices } from './redis-notices.ts';
 import { clearLua, commitLua, fetchLua } from './redis-scripts.ts';
 
 /** The version of the key layout, kept in the database (`pfm:layout`): data of another layout is refused. */
@@ -35,19 +37,25 @@ export async function openRedisStore(url: string): Promise<Store> {
   const source = redisSource(call);
   const commit = redisCommit(call);
   const hints = new Hints();
+  const notices = new RedisNotices(client);
   // A connection lost may be a Redis restarted, or another one promoted in its place that missed the last writes
   // and gives their versions again: what this process knew is forgotten rather than checked against them.
   client.on('close', () => hints.clear());
   return {
     description,
-    read: (body) => runOptimistic(body, source, commit, 'read', description, hints),
-    write: (body) => runOptimistic(body, source, commit, 'write', description, hints),
-    hold: (body) => runOptimistic(body, source, commit, 'hold', description, hints),
+    read: (body) => runOptimistic(body, source, commit, 'read', description, hints, notices),
+    write: (body) => runOptimistic(body, source, commit, 'write', description, hints, notices),
+    hold: (body) => runOptimistic(body, source, commit, 'hold', description, hints, notices),
     async clear(keep) {
       hints.clear();
       await call('kvClear', keep.map((table) => table.name));
+      notices.deliverOf({ notices: emptied });
     },
-    close: () => shutdown(() => closeRedis(client)),
+    listen: (listener) => notices.listen(listener),
+    close: () => {
+      notices.close();
+      return shutdown(() => closeRedis(client));
+    },
   };
 }
 

@@ -20,6 +20,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { StoreError, type StoreDamaged } from '../store-error.ts';
+import { emptied as everyChannel, Notices } from '../notices.ts';
 import type { Store, TxBody } from '../store.ts';
 import { runNow, type Transaction } from '../transaction.ts';
 import { damagedWhileRunning, isDamage, isIntact, openDatabase, remakeDatabase, rollBack } from './sqlite-file.ts';
@@ -40,13 +41,14 @@ export function openSqliteStore(path: string): Store {
   let committing: Promise<void> | undefined;
   /** The damage met, which every transaction fails with until a full reset. */
   let damage: StoreDamaged | undefined;
+  const notices = new Notices();
   const met = (error: unknown): StoreDamaged => (damage ??= damagedWhileRunning(path, (error as Error).message));
 
   const commitWaiting = () => {
     committing = undefined;
     const batch = waiting;
     waiting = [];
-    const outcomes = damage ? batch.map(() => ({ ok: false as const, error: damage })) : commitGroup(db, source, batch, met);
+    const outcomes = damage ? batch.map(() => ({ ok: false as const, error: damage })) : commitGroup(db, source, batch, met, notices);
     batch.forEach(({ resolve, reject }, index) => {
       const outcome = outcomes[index] as Outcome;
       if (outcome.ok) resolve(outcome.value);
@@ -60,6 +62,7 @@ export function openSqliteStore(path: string): Store {
       const { value, tx } = runNow(body, source, mode);
       source.applyEphemeral(tx);
       tx.committed();
+      notices.deliverOf(tx);
       return Promise.resolve(value);
     } catch (error) {
       return Promise.reject(isDamage(error) ? met(error) : (error as Error));
@@ -70,6 +73,7 @@ export function openSqliteStore(path: string): Store {
     description: `sqlite:${path}`,
     read: (body) => runAtOnce(body, 'read'),
     hold: (body) => runAtOnce(body, 'hold'),
+    listen: (listener) => notices.listen(listener),
     write: <T>(body: TxBody<T>) =>
       new Promise<T>((resolve, reject) => {
         waiting.push({ body, resolve: resolve as (value: unknown) => void, reject });
@@ -78,12 +82,13 @@ export function openSqliteStore(path: string): Store {
     async clear(keep) {
       await committing;
       const kept = keep.map((table) => table.name);
-      if (!damage && emptied(db, source, kept)) return;
+      if (!damage && emptied(db, source, kept)) return notices.deliver(everyChannel);
       // Damaged (met before, or while emptying it): a reset is how a damaged store is recovered from, so the file is
       // made again.
       db = remakeDatabase(db, path, kept);
       source = new SqliteSource(db);
       damage = undefined;
+      notices.deliver(everyChannel);
     },
     async close() {
       await committing;
@@ -116,7 +121,7 @@ type Outcome = { ok: true; value: unknown; tx: Transaction } | { ok: false; erro
  * One commit of every transaction waiting, each in its savepoint; the commit failing fails them all, as does a
  * transaction meeting a damaged page, which is reported as `met` makes it.
  */
-function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Waiting[], met: (error: unknown) => StoreDamaged): Outcome[] {
+function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Waiting[], met: (error: unknown) => StoreDamaged, notices: Notices): Outcome[] {
   const outcomes: Outcome[] = [];
   try {
     db.exec('BEGIN IMMEDIATE');
@@ -145,7 +150,11 @@ function commitGroup(db: DatabaseSync, source: SqliteSource, batch: readonly Wai
     }
     db.exec('COMMIT');
     source.committed();
-    for (const outcome of outcomes) if (outcome.ok) outcome.tx.committed();
+    for (const outcome of outcomes) {
+      if (!outcome.ok) continue;
+      outcome.tx.committed();
+      notices.deliverOf(outcome.tx);
+    }
     return outcomes;
   } catch (error) {
     // The commit itself failed: nothing of the group was written, no transaction is left open, and what this process

@@ -59,7 +59,7 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
   };
 
   const switchTo = async (endpoint: WebhookEndpointRecord, status: 'enabled' | 'disabled' | undefined) => {
-    if (status === 'disabled') await outbox.disable(endpoint.id, Date.now());
+    if (status === 'disabled') await outbox.disable(endpoint.id, Date.now(), endpoint.partnerId);
     if (status === 'enabled') await dispatcher.reenable(endpoint.id);
   };
 

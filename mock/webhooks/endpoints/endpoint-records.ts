@@ -5,6 +5,7 @@
  */
 import { key, parts, within } from '../../store/keys.ts';
 import { table, type Tx } from '../../store/store.ts';
+import { announce } from '../../changes/change-topics.ts';
 
 /** A partner's webhook endpoint, as configured in the portal. Whether it is disabled is the outbox's. */
 export interface WebhookEndpointRecord {
@@ -65,6 +66,7 @@ export function createEndpoint(tx: Tx, endpoint: WebhookEndpointRecord, maxPerPa
   tx.put(counts, endpoint.partnerId, count + 1);
   tx.put(endpoints, endpoint.id, endpoint);
   tx.put(byPartner, key(endpoint.partnerId, endpoint.createdAt, endpoint.id), 1);
+  announce(tx, 'endpoints', endpoint.partnerId);
   return true;
 }
 
@@ -87,6 +89,7 @@ export function updateEndpoint(tx: Tx, endpoint: WebhookEndpointRecord): Webhook
   if (!stored) return undefined;
   const updated = { ...endpoint, createdAt: stored.createdAt };
   tx.put(endpoints, endpoint.id, updated);
+  announce(tx, 'endpoints', endpoint.partnerId);
   return updated;
 }
 
@@ -98,14 +101,17 @@ export function deleteEndpoint(tx: Tx, partnerId: string, endpointId: string): b
   tx.delete(byPartner, key(partnerId, stored.createdAt, endpointId));
   tx.put(counts, partnerId, Math.max(0, (tx.get(counts, partnerId) ?? 1) - 1));
   forgetRelayRefusals(tx, endpointId);
+  announce(tx, 'endpoints', partnerId);
   return true;
 }
 
 /** Counts a refusal of the endpoint's relay, unless the endpoint went meanwhile. */
 export function countRelayRefusal(tx: Tx, endpointId: string, refusal: RelayRefusal): void {
-  if (tx.get(endpoints, endpointId) === undefined) return;
+  const endpoint = tx.get(endpoints, endpointId);
+  if (endpoint === undefined) return;
   tx.add(relayRefusalCounts, endpointId, 1);
   tx.put(lastRelayRefusals, endpointId, refusal);
+  announce(tx, 'endpoints', endpoint.partnerId);
 }
 
 export function relayRefusalsOf(tx: Tx, endpointId: string): RelayRefusals {

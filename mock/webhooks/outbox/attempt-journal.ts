@@ -6,6 +6,7 @@ import { key, numberPart, within } from '../../store/keys.ts';
 import type { Tx } from '../../store/store.ts';
 import { attempts, attemptsByEvent, attemptsByPartner, counts } from './outbox-tables.ts';
 import type { AttemptRecord } from './outbox-types.ts';
+import { announce } from '../../changes/change-topics.ts';
 
 /** Lines dropped by one write at most: a lowered capacity never makes one write slow. */
 const dropBatch = 64;
@@ -21,6 +22,7 @@ export function pushAttempt(tx: Tx, record: AttemptRecord, partnerId: string, ca
   // Indexed by the event and endpoint the line names, for the events a partner lists.
   if (record.endpointId !== undefined) tx.put(attemptsByEvent, key(record.eventId, record.endpointId, id), 1);
   tx.add(counts, counted(partnerId), 1);
+  announce(tx, 'events', partnerId);
   const surplus = (tx.get(counts, counted(partnerId), { snapshot: true, recent: true }) ?? 0) - capacity;
   if (surplus <= 0) return;
   // Not a snapshot: two processes dropping the same lines retry rather than count them twice.

@@ -4,6 +4,7 @@
  * every waiting event on a fresh retry schedule, and forgotten with what waits for it when it goes away.
  */
 import { key, numberPart, parts, within } from '../../store/keys.ts';
+import { announce } from '../../changes/change-topics.ts';
 import type { Tx } from '../../store/store.ts';
 import { dropDelivery, pruneEvents, storeEvents } from './event-records.ts';
 import { indexEndpoint, placeLane } from './lanes.ts';
@@ -11,10 +12,11 @@ import { deliveries, deliveriesByEndpoint, endpointRounds, endpointStates, laneC
 import type { EndpointDisablement, EndpointState, OutboxEvent, OutboxOptions } from './outbox-types.ts';
 
 /** Disables an endpoint on its partner's request; one disabled already (after failures, say) stays as it is. */
-export function disableEndpoint(tx: Tx, endpointId: string, now: number): void {
+export function disableEndpoint(tx: Tx, endpointId: string, now: number, partnerId: string | undefined): void {
   if (tx.get(endpointStates, endpointId) !== undefined) return;
   tx.put(endpointStates, endpointId, { at: now, reason: 'requested', failedEventId: null });
   indexEndpoint(tx, endpointId);
+  announce(tx, 'endpoints', partnerId);
 }
 
 /**
@@ -28,10 +30,12 @@ export function reenableEndpoint(
   notice: (disabled: EndpointDisablement) => OutboxEvent | undefined,
   now: number,
   options: OutboxOptions,
+  partnerId: string | undefined,
 ): boolean {
   const disabled = tx.get(endpointStates, endpointId);
   if (!disabled) return false;
   tx.delete(endpointStates, endpointId);
+  announce(tx, 'endpoints', partnerId);
   tx.put(endpointRounds, endpointId, (tx.get(endpointRounds, endpointId) ?? 0) + 1);
   const waiting = tx.scan(lanes, within([endpointId], { limit: Number.MAX_SAFE_INTEGER }));
   // In the order they fell due, each due now behind the one before.

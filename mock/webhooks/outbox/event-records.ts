@@ -30,6 +30,7 @@ import {
   type EventRow,
 } from './outbox-tables.ts';
 import type { OutboxEvent, OutboxOptions } from './outbox-types.ts';
+import { announce } from '../../changes/change-topics.ts';
 
 /** Events dropped past the capacity by one write at most: a lowered capacity never makes one write slow. */
 const pruneBatch = 64;
@@ -41,6 +42,7 @@ export function storeEvents(tx: Tx, outboxEvents: readonly OutboxEvent[], now: n
     tx.put(eventIds, key(partnerId, event.id), seq);
     tx.put(eventsByPartner, key(partnerId, seq), 1);
     tx.put(eventsByType, key(partnerId, event.type, seq), 1);
+    announce(tx, 'events', partnerId);
     if (endpointIds.length === 0) {
       const line = { eventId: event.id, type: event.type, orderingKey, attempt: 0, at: new Date(now).toISOString(), durationMs: 0, outcome: 'no-endpoint' as const };
       pushAttempt(tx, line, partnerId, options.attemptsKeptPerPartner);
@@ -119,6 +121,7 @@ export function enqueue(tx: Tx, seq: number, endpointId: string, now: number, op
     tx.add(counts, doneOf(event.partnerId), -1);
   }
   tx.put(events, key(seq), { ...event, waiting: event.waiting + 1 });
+  announce(tx, 'events', event.partnerId);
   if (tx.get(lanes, key(endpointId, event.orderingKey)) === undefined) makeLaneDue(tx, endpointId, event.orderingKey, now);
   return true;
 }

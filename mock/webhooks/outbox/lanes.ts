@@ -14,6 +14,7 @@ import { newClaimToken } from '../../leases/claim-token.ts';
 import { nextDueAt, takeDue, visitDue } from '../../leases/due-work.ts';
 import { deliveries, deliveriesByEndpoint, deliveriesByLane, endpointDue, endpointLaneKey, endpointRounds, endpointStates, endpointsDue, events, laneClaims, lanes, lanesDue, type LaneClaimRow, type LaneRow } from './outbox-tables.ts';
 import type { LaneClaim } from './outbox-types.ts';
+import { announce } from '../../changes/change-topics.ts';
 
 const dueKey = (lane: LaneRow, endpointId: string, laneKey: string) => key(endpointId, lane.dueAt, lane.dueSeq, laneKey);
 /** The endpoint's own lane (its `webhook_endpoint.disabled` notices), while it has one: only it is claimed then. */
@@ -152,6 +153,8 @@ function claimLane(tx: Tx, endpointId: string, laneKey: string, now: number, lea
   if (position === undefined || !delivery || !event) return undefined;
   const token = newClaimToken();
   tx.put(laneClaims, key(endpointId, laneKey), { token, until: now + leaseMs, position });
+  // Its delivery is in flight now.
+  announce(tx, 'events', event.partnerId);
   const round = currentRound(tx, endpointId);
   return {
     endpointId,

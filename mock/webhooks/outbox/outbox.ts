@@ -31,9 +31,10 @@ export function webhookOutbox(store: Store, options: OutboxOptions) {
     settle: (claim: LaneClaim, outcome: DeliveryOutcome, attempt: AttemptRecord, now: number) =>
       store.write((tx) => settleAttempt(tx, claim, outcome, attempt, now, options)),
     release: (claim: LaneClaim, _now: number) => store.hold((tx) => releaseLane(tx, claim)),
-    disable: (endpointId: string, now: number) => store.write((tx) => disableEndpoint(tx, endpointId, now)),
-    reenable: (endpointId: string, notice: (disabled: EndpointDisablement) => OutboxEvent | undefined, now: number) =>
-      store.write((tx) => reenableEndpoint(tx, endpointId, notice, now, options)),
+    /** `partnerId`: whose endpoint it is, for the change it announces (none: the default endpoint, every partner's). */
+    disable: (endpointId: string, now: number, partnerId?: string) => store.write((tx) => disableEndpoint(tx, endpointId, now, partnerId)),
+    reenable: (endpointId: string, notice: (disabled: EndpointDisablement) => OutboxEvent | undefined, now: number, partnerId?: string) =>
+      store.write((tx) => reenableEndpoint(tx, endpointId, notice, now, options, partnerId)),
     endpoint: (endpointId: string) => store.read((tx) => endpointState(tx, endpointId)),
     /** Drops what waits for an endpoint that is going away; its delivered events stay listed. */
     async forgetEndpoint(endpointId: string): Promise<void> {

@@ -11,6 +11,7 @@ import { endDelivery, listDelivered, pruneEvents } from './event-records.ts';
 import { currentRound, dropLane, heldClaim, laneHead, makeLaneDue } from './lanes.ts';
 import { deliveries, endpointStates, events, laneClaims } from './outbox-tables.ts';
 import type { AttemptRecord, DeliveryOutcome, LaneClaim, OutboxOptions } from './outbox-types.ts';
+import { announce } from '../../changes/change-topics.ts';
 
 export function settleAttempt(tx: Tx, claim: LaneClaim, outcome: DeliveryOutcome, attempt: AttemptRecord, now: number, options: OutboxOptions): boolean {
   const held = heldClaim(tx, claim, now);
@@ -36,6 +37,7 @@ export function settleAttempt(tx: Tx, claim: LaneClaim, outcome: DeliveryOutcome
     return true;
   }
   tx.put(endpointStates, claim.endpointId, { at: now, reason: 'failures', failedEventId: claim.eventId });
+  announce(tx, 'endpoints', row.partnerId);
   // Disabled: making the lane due takes the endpoint off the index of endpoints due, its lanes waiting in order.
   makeLaneDue(tx, claim.endpointId, claim.laneKey, now);
   return true;

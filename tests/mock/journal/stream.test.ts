@@ -3,6 +3,7 @@
  * filtered like the list, resumable with `Last-Event-ID`, and ended when the mock stops.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEventStream, type StreamEvent } from '../support/event-stream-reader.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
 import { otherSandboxKey, sandboxKey } from '../portal/support.ts';
@@ -13,52 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeCheckingJournal(mock));
 
-interface StreamEvent {
-  id?: string;
-  event?: string;
-  data: string;
-}
-
-/** Opens the stream and reads its events as they come. */
-async function openStream(on: TestMock, options: { query?: string; headers?: Record<string, string> } = {}) {
-  const stop = new AbortController();
-  const response = await fetch(`${on.url}/_mock/requests/stream${options.query ?? ''}`, { headers: options.headers ?? {}, signal: stop.signal });
-  const events: StreamEvent[] = [];
-  const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const reading = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event: StreamEvent = { data: '' };
-        for (const line of block.split('\n')) {
-          const [field, ...rest] = line.split(': ');
-          if (field === 'id' || field === 'event' || field === 'data') event[field] = rest.join(': ');
-        }
-        if (event.event) events.push(event);
-      }
-    }
-  })();
-  return {
-    response,
-    events,
-    /** Waits until `count` events arrived, or fails after five seconds. */
-    async waitFor(count: number) {
-      for (let waited = 0; events.length < count; waited += 20) {
-        if (waited > 5_000) throw new Error(`waited for ${count} events, got ${events.length}: ${JSON.stringify(events)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return events;
-    },
-    ended: reading,
-    close: () => stop.abort(),
-  };
-}
+/** Opens the request stream and reads its events as they come. */
+const openStream = (on: TestMock, options: { query?: string; headers?: Record<string, string> } = {}) => readEventStream(`${on.url}/_mock/requests/stream`, options);
 
 const requestIdsOf = (events: StreamEvent[]) => events.filter((event) => event.event === 'request').map((event) => (JSON.parse(event.data) as { requestId: string }).requestId);
 

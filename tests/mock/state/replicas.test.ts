@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisTestsEnabled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { readEventStream } from '../support/event-stream-reader.ts';
 import { customerBody, eventually, llcBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { newSecret } from '../webhooks/support/fixtures.ts';
 import { startReceiver, type ReceivedEvent, type Receiver } from '../webhooks/support/receiver.ts';
@@ -41,6 +42,18 @@ describe.skipIf(!redisTestsEnabled())('two mocks on one Redis', () => {
     const first = (await a.call('/v1/partner/customers?limit=2')).json.payload;
     const second = (await b.call(`/v1/partner/customers?limit=2&cursor=${first.nextCursor}`)).json.payload;
     expect([...first.data, ...second.data].map((customer: { serviceCustomerId: string }) => customer.serviceCustomerId)).toEqual(created.map((customer) => customer.serviceCustomerId).reverse());
+  });
+
+  it("tells a change stream on one replica of what the other changed, whether a request or its timeline did it", async () => {
+    const [a, b] = await replicas(['--formation-timeline', 'auto', '--formation-step-delay', '300ms']);
+    const stream = await readEventStream(`${b.url}/_mock/changes`, { query: '?topics=customers,companies' });
+    await stream.waitFor(1);
+    const customer = (await a.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey() })).json.payload;
+    await eventually(() => stream.events.slice(1).some((event) => event.data.includes('customers')) || undefined, 5_000, "b's stream to hear a's customer");
+    await a.call('/v1/partner/companies', { body: llcBody(customer.serviceCustomerId), idempotencyKey: newIdempotencyKey() });
+    // The steps after are taken by whichever replica claims them; each is heard on b's stream.
+    await eventually(() => stream.events.filter((event) => event.data.includes('companies')).length >= 3 || undefined, 10_000, 'the company and two steps');
+    stream.close();
   });
 
   it('makes one company of 200 concurrent creates with one key spread over both, and answers no 5xx', async () => {

@@ -11,7 +11,7 @@ import type { RequestRecord } from '../../../mock/journal/journal-records.ts';
 import type { AttemptRecord, LaneClaim, OutboxEvent } from '../../../mock/webhooks/outbox/outbox-types.ts';
 import { newId } from '../../../mock/ids.ts';
 import type { WebhookEventOf } from '../../../mock/webhooks/event-payloads.ts';
-import { example } from '../support/http-fixtures.ts';
+import { eventually, example } from '../support/http-fixtures.ts';
 import { Redis } from 'ioredis';
 import { openStore } from '../../../mock/store/open-store.ts';
 import { key, parts, within } from '../../../mock/store/keys.ts';
@@ -855,6 +855,53 @@ describe.each(allBackends())('the $name store', (backend: Backend) => {
       ).rejects.toThrow('refused');
       expect(told).toEqual(['made']);
       expect(runs).toBeGreaterThanOrEqual(1);
+    });
+
+    it('tells its listeners the channels a committed body noticed, each once, and nothing of a body that failed', async () => {
+      const store = await fresh();
+      const probe = table<number>('probe_notices');
+      const heard: string[][] = [];
+      const stop = store.store.listen((channels) => heard.push([...channels].sort()));
+      await store.store.write((tx) => {
+        tx.put(probe, 'x', tx.allocate('probe_notices'));
+        tx.notify('companies:a');
+        tx.notify('events:a');
+        tx.notify('companies:a');
+      });
+      await expect(
+        store.store.write((tx) => {
+          tx.notify('customers:a');
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      await store.store.write((tx) => tx.put(probe, 'y', 1));
+      expect(heard).toEqual([['companies:a', 'events:a']]);
+      await store.store.clear([]);
+      expect(heard.at(-1)).toEqual(['*']);
+      stop();
+      await store.store.write((tx) => tx.notify('companies:b'));
+      expect(heard).toHaveLength(2);
+      await expect(store.store.read((tx) => tx.notify('companies:a'))).rejects.toThrow(/read transaction cannot notify/);
+    });
+
+    // Across processes through Redis's own pub/sub: the fake remote store has none.
+    (backend.name === 'redis' ? it : it.skip)("tells another process's listeners what this one committed, within a moment", async () => {
+      const first = await fresh();
+      const other = await second();
+      const heard: string[] = [];
+      other.store.listen((channels) => heard.push(...channels));
+      const own: string[] = [];
+      first.store.listen((channels) => own.push(...channels));
+      // The other's subscription is made as it starts listening: a notice before it is ready may be missed.
+      await eventually(async () => {
+        await first.store.write((tx) => tx.notify('companies:a'));
+        return heard.includes('companies:a') || undefined;
+      }, 5_000, 'the other process to hear the notice');
+      // A process hears its own once, at its commit, not again from the store.
+      const before = own.length;
+      await first.store.write((tx) => tx.notify('faults:x'));
+      await eventually(async () => heard.includes('faults:x') || undefined, 5_000, 'the second notice');
+      expect(own.length - before).toBe(1);
     });
   });
 
