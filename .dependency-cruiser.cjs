@@ -5,14 +5,19 @@
  *   foundations   store/ (persistence only), http/ (transport only), scheduling/, ids.ts
  *   core          auth/ (API keys), pagination/, leases/ (work taken under leases), then pipeline/ (the steps every request walks)
  *   features      customers/ companies/ documents/ reference/ formation/ webhooks/ idempotency/ journal/
- *                 faults/ rate-limit/ cors/ served-documents/ seed/ proxy/
+ *                 faults/ forced-answers/ rate-limit/ cors/ served-documents/ seed/ proxy/ changes/
  *
  * And the console's page (console/, a browser app): it reaches the mock only through its two APIs, so it imports
  * no module of the mock, nothing of Node, and of the contract model only what reads a document already loaded.
+ * Within it, from the bottom up:
+ *   api.ts session.ts contract.ts   the ways to the mock
+ *   ui/ live/                       the pieces the views share, and what follows the mock as it changes
+ *   views/NAME/                     a folder per view, none importing another
+ *   app/ main.tsx                   the frame that holds the views, and the entry
  *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts and
  *                 package/main.ts (the entries: npm start's and the package's)
  */
-const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|rate-limit|cors|served-documents|seed|proxy)';
+const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|forced-answers|rate-limit|cors|served-documents|seed|proxy|changes)';
 
 module.exports = {
   forbidden: [
@@ -83,6 +88,46 @@ module.exports = {
       comment: 'The console is a page: what it knows of the mock comes through the admin and partner APIs, typed from their contracts.',
       from: { path: '^console/' },
       to: { path: '^(mock|contract-tests|client|tests|scripts)/|^contract-model/(document|generated-files)\\.ts$' },
+    },
+    {
+      name: 'console-views-stand-alone',
+      severity: 'error',
+      comment: 'A view of the console is a folder of its own; what views share lives in ui/ (pieces) or live/ (following the mock).',
+      from: { path: '^console/views/([^/]+)/' },
+      to: { path: '^console/views/', pathNot: '^console/views/$1/' },
+    },
+    {
+      name: 'console-frame-on-top',
+      severity: 'error',
+      comment: 'app/ is the frame that holds the views; only the entry renders it.',
+      from: { path: '^console/', pathNot: '^console/(app/|main\\.tsx$)' },
+      to: { path: '^console/app/' },
+    },
+    {
+      name: 'console-shared-below-views',
+      severity: 'error',
+      comment: 'ui/ and live/ serve the views, and know none; ui/ shows, live/ follows: neither needs the other.',
+      from: { path: '^console/(ui|live)/' },
+      to: { path: '^console/(views|app)/' },
+    },
+    {
+      name: 'console-ui-shows-only',
+      severity: 'error',
+      from: { path: '^console/ui/' },
+      to: { path: '^console/live/' },
+    },
+    {
+      name: 'console-live-follows-only',
+      severity: 'error',
+      from: { path: '^console/live/' },
+      to: { path: '^console/ui/' },
+    },
+    {
+      name: 'console-ways-to-the-mock-below-all',
+      severity: 'error',
+      comment: 'api.ts, session.ts and contract.ts are how the console reaches the mock: everything else builds on them.',
+      from: { path: '^console/[^/]+\\.ts$' },
+      to: { path: '^console/(views|app|ui|live)/' },
     },
     {
       name: 'console-page-runs-in-a-browser',

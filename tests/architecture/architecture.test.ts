@@ -1,6 +1,6 @@
 /**
  * docs/architecture.md against the code: the folders it describes are the folders of mock/, no function is longer
- * than its limits, and the folders import each other without a cycle (the import rules themselves are
+ * than its limits (in the mock and in the console), and the folders import each other without a cycle (the import rules themselves are
  * .dependency-cruiser.cjs, run by `npm run check:architecture`).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -28,7 +28,7 @@ describe('docs/architecture.md', () => {
     const named = [...note.matchAll(/`((?:[a-z-]+\/)+[a-z-]+\.ts)`/g)].map((match) => match[1] as string);
     expect(named.length).toBeGreaterThan(10);
     // A path is the project's when it starts with one of its top folders, the mock's otherwise.
-    const pathOf = (file: string) => (/^(tests|contract-tests|contract-model|generated|docs|scripts|bench)\//.test(file) ? join(root, file) : join(root, 'mock', file));
+    const pathOf = (file: string) => (/^(tests|contract-tests|contract-model|generated|docs|scripts|bench|console)\//.test(file) ? join(root, file) : join(root, 'mock', file));
     const missing = named.filter((file) => {
       try {
         return !statSync(pathOf(file)).isFile();
@@ -66,6 +66,19 @@ describe('the code of the mock', () => {
     }
     expect(edges.size).toBeGreaterThan(10);
     expect(cyclesOf(edges)).toEqual([]);
+  });
+});
+
+describe("the console's code", () => {
+  it('has no function over 60 lines: a view is made of components, each one part of it', () => {
+    const long = functionLengths(join(root, 'console'), root).filter((found) => found.lines > 60);
+    expect(long.map((found) => `${found.file}:${found.line} ${found.name} (${found.lines} lines)`)).toEqual([]);
+  });
+
+  it('keeps each view in a folder of its own, with no file of a view at the top of views/', () => {
+    const views = join(root, 'console', 'views');
+    const loose = readdirSync(views).filter((entry) => !statSync(join(views, entry)).isDirectory());
+    expect(loose).toEqual([]);
   });
 });
 

@@ -17,7 +17,7 @@ function filesUnder(folder: string): string[] {
   return readdirSync(folder).flatMap((entry) => {
     const path = join(folder, entry);
     if (statSync(path).isDirectory()) return filesUnder(path);
-    return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
+    return /\.tsx?$/.test(path) && !path.endsWith('.d.ts') ? [path] : [];
   });
 }
 

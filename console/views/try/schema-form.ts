@@ -3,7 +3,7 @@
  * `allOf` and the `oneOf` variant the value is of), each with how it is edited; and a body's named examples. Read
  * from the contract document, through the contract model's `deref`.
  */
-import { deref, type ContractDocument, type JsonObject } from '../../contract-model/document-nodes.ts';
+import { deref, type ContractDocument, type JsonObject } from '../../../contract-model/document-nodes.ts';
 
 export type FieldKind = { kind: 'text' | 'number' | 'integer' | 'boolean' } | { kind: 'choice'; options: string[] } | { kind: 'json' };
 
@@ -70,7 +70,13 @@ export function schemaExample(document: ContractDocument, schema: JsonObject | u
 }
 
 /** The named examples of an operation's JSON request body, as the contract lists them (the body's own first). */
-export function bodyExamples(document: ContractDocument, method: string, pathTemplate: string): { name: string; summary?: string; value: unknown }[] {
+export interface BodyExample {
+  name: string;
+  summary?: string;
+  value: unknown;
+}
+
+export function bodyExamples(document: ContractDocument, method: string, pathTemplate: string): BodyExample[] {
   const operation = deref(document, document.paths[pathTemplate]?.[method.toLowerCase()]);
   const body = deref(document, operation.requestBody);
   const json = deref(document, (body.content as Record<string, unknown> | undefined)?.['application/json']);

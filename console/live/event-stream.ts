@@ -1,20 +1,28 @@
 /**
- * The journal live: `GET /_mock/requests/stream` read with `fetch` (an `EventSource` cannot send the partner's key
- * or the admin token), its events parsed by eventsource-parser, reconnecting after a drop with `Last-Event-ID`
- * so that nothing answered meanwhile is missed.
+ * A server-sent event stream of the admin API followed as long as a view needs it: read with `fetch` (an
+ * `EventSource` cannot send the partner's key or the admin token), parsed by eventsource-parser, opened again after
+ * a drop once the server's `retry` has passed, with `Last-Event-ID` when its events have ids, so that a stream that
+ * resumes misses nothing.
  */
-import { createParser } from 'eventsource-parser';
-import type { JournalEntry } from './api.ts';
-import { adminTokenHeader } from './api.ts';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { adminTokenHeader } from '../api.ts';
 
-export interface StreamHandlers {
-  onEntry(entry: JournalEntry): void;
-  onState(state: 'live' | 'reconnecting'): void;
+export type StreamState = 'live' | 'reconnecting';
+
+export interface EventStreamOptions {
+  path: string;
+  query?: Record<string, string | number>;
+  key: string;
+  token: string;
+  signal: AbortSignal;
+  onEvent(event: EventSourceMessage): void;
+  /** Each time the stream is open again (`live`), or dropped and waiting to be (`reconnecting`). */
+  onState(state: StreamState): void;
 }
 
 /** Follows the stream until `signal` aborts. */
-export function followJournal(options: { key: string; token: string; signal: AbortSignal; filters: Record<string, string | number> } & StreamHandlers): void {
-  const query = new URLSearchParams(Object.entries(options.filters).map(([name, value]) => [name, String(value)])).toString();
+export function followEventStream(options: EventStreamOptions): void {
+  const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([name, value]) => [name, String(value)])).toString();
   let lastId: string | undefined;
   let retryMs = 2000;
   const connect = async (): Promise<void> => {
@@ -22,13 +30,13 @@ export function followJournal(options: { key: string; token: string; signal: Abo
     if (options.key) headers.authorization = options.key;
     if (options.token) headers[adminTokenHeader] = options.token;
     if (lastId) headers['last-event-id'] = lastId;
-    const response = await fetch(`/_mock/requests/stream${query ? `?${query}` : ''}`, { headers, signal: options.signal });
+    const response = await fetch(`${options.path}${query ? `?${query}` : ''}`, { headers, signal: options.signal });
     if (!response.ok || !response.body) throw new Error(`the stream answered ${response.status}`);
     options.onState('live');
     const parser = createParser({
       onEvent(event) {
         if (event.id) lastId = event.id;
-        if (event.event === 'request') options.onEntry(JSON.parse(event.data) as JournalEntry);
+        options.onEvent(event);
       },
       onRetry(ms) {
         retryMs = ms;
