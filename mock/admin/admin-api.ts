@@ -66,6 +66,8 @@ export async function createAdminChannel(options: {
   bodyBudget: BodyBudget;
   /** The API's rate limit (`--rate-limit`), which each relay URL has too. */
   rate: { perSecond: number; environment: Environment };
+  /** The URL of the links an answer makes (a relay's), for the Host a request came with (http/own-hosts.ts). */
+  linkBase: (host: string | undefined) => string;
 }): Promise<Channel> {
   const { guard, logger, services } = options;
   const adminContract = await loadContract(adminContractPath);
@@ -107,7 +109,7 @@ export async function createAdminChannel(options: {
       readBody({ maxBytes: maxAdminBodyBytes, maxBytesOf: (operationId) => maxBodyBytesOf[operationId] ?? maxAdminBodyBytes, budget: options.bodyBudget }),
       validateRequest(perOperation(operations, (op) => compileRequestValidator(adminContract, op, compiler))),
       compressDocuments,
-      dispatch({ handlers, baseUrl: services.selfUrl, logger }),
+      dispatch({ handlers, baseUrl: (exchange) => options.linkBase(exchange.request.headers.host), logger }),
     ]),
     // Always on: the admin contract is the mock's own, and what a console or a script builds on.
     finalise: createAnswerFinaliser({ validatorOf: perOperation(operations, (op) => compileResponseValidator(adminContract, op, compiler)), enabled: () => true, logger }),

@@ -14,10 +14,11 @@
  *   shares them only behind a token.
  */
 import { timingSafeEqual, createHash, randomBytes } from 'node:crypto';
-import { hostname, networkInterfaces } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import { isIP } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode } from '../../generated/openapi.js';
+import { ownHosts } from '../http/own-hosts.ts';
 
 export const adminTokenHeader = 'x-mock-admin-token';
 
@@ -62,18 +63,14 @@ export interface AdminGuard {
  * `--host` it listens on, the host of `--public-url`).
  */
 export function createAdminGuard(options: { adminToken?: AdminToken; hosts: readonly string[] }): AdminGuard {
-  const allowed = new Set(['localhost', hostname().toLowerCase(), ...options.hosts.map((host) => host.toLowerCase())]);
+  const own = ownHosts(options.hosts);
   const token = options.adminToken === undefined ? undefined : digest(options.adminToken.value);
   // Where a person finds the token: they chose it, or the mock printed the one it made.
   const whereItIs = options.adminToken?.made ? ': its --public-url reaches it from beyond this machine, and the token was printed when the mock started' : '';
-  const hostAllowed = (host: string) => {
-    const name = hostName(host);
-    return name !== undefined && (allowed.has(name) || name.endsWith('.localhost') || isIP(name.replace(/^\[|\]$/g, '')) !== 0);
-  };
   return {
     check(headers, remoteAddress) {
       const host = headers.host ?? '';
-      if (!hostAllowed(host)) {
+      if (!own.answers(host)) {
         return { status: 403, code: 'E_HOST_NOT_ALLOWED', message: `The mock does not answer admin requests for the host ${JSON.stringify(host.slice(0, 100))}: use localhost, an IP address, or the host of --public-url.` };
       }
       const origin = headers.origin;
@@ -110,16 +107,6 @@ export function isThisMachine(address: string | undefined): boolean {
   if (plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'))) return true;
   const own = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.toLowerCase()));
   return own.includes(plain.toLowerCase().replace(/%.*$/, ''));
-}
-
-/** The host name of a `Host` header (`localhost:4010`, `[::1]:4010`), lower-cased; undefined when it is not one. */
-function hostName(host: string): string | undefined {
-  if (host === '') return undefined;
-  try {
-    return new URL(`http://${host}`).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether an `Origin` names the same host and port the request was sent to. */

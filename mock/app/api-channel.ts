@@ -27,9 +27,12 @@ import type { Channel } from '../pipeline/send-answer.ts';
 import { byKeyOrAddress, limitRate } from '../rate-limit/limit-rate.ts';
 import { createProcessRateBuckets } from '../rate-limit/rate-buckets.ts';
 import { validateRequest } from '../pipeline/validate-request.ts';
+import type { Exchange } from '../pipeline/exchange.ts';
 import type { Services } from './services.ts';
 
-export function createApiChannel(config: MockConfig, logger: Logger, services: Services, baseUrl: () => string): Channel {
+/** `linkBase`: the URL of the links an answer makes, for the Host a request came with (http/own-hosts.ts). */
+export function createApiChannel(config: MockConfig, logger: Logger, services: Services, linkBase: (host: string | undefined) => string): Channel {
+  const baseUrl = (exchange: Exchange) => linkBase(exchange.request.headers.host);
   const { contract, operations, store, keys, compiler, requestValidatorOf } = services;
   const finalise = createAnswerFinaliser({
     validatorOf: perOperation(operations, (op) => compileResponseValidator(contract, op, compiler)),

@@ -14,6 +14,7 @@ import { createAdminGuard, type AdminToken } from '../admin/admin-guard.ts';
 import { createAdminChannel, isAdminPath } from '../admin/admin-api.ts';
 import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
+import { linkBase, ownHosts } from '../http/own-hosts.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
 import { createEventStreams, type EventStreams } from '../http/event-streams.ts';
 import { writeAnswer } from '../http/write-answer.ts';
@@ -72,21 +73,23 @@ interface Served {
 }
 
 async function serve(config: MockConfig, logger: Logger, first: Services, overrides: Overrides): Promise<RunningMock> {
-  let baseUrl = config.publicUrl ?? '';
   let selfUrl = '';
+  const hosts = [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])];
+  const links = linkBase({ ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }), hosts: ownHosts(hosts), listening: () => selfUrl });
   const assemble = async (services: Services): Promise<Served> => {
-    const documents = servedDocuments(services.contract, () => baseUrl, config);
+    const documents = servedDocuments(services.contract, links, config);
     const seed = (document: unknown, defaultApiKey?: string) =>
       applySeed(document, { baseUrl: selfUrl, sandbox: config.environment === 'sandbox', validatorOf: services.requestValidatorOf, ...(defaultApiKey === undefined ? {} : { defaultApiKey }) });
     const admin = await createAdminChannel({
-      guard: createAdminGuard({ adminToken: services.adminToken, hosts: [config.host, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])] }),
+      guard: createAdminGuard({ adminToken: services.adminToken, hosts }),
       keys: services.keys,
       bodyBudget: services.bodyBudget,
       rate: { perSecond: config.rateLimitPerSecond, environment: config.environment },
       logger,
       services: { ...services.admin, selfUrl: () => selfUrl, seed },
+      linkBase: links,
     });
-    const api = createApiChannel(config, logger, services, () => baseUrl);
+    const api = createApiChannel(config, logger, services, links);
     const channelOf = (pathname: string): Channel => (documents.serves(pathname) ? documents : isAdminPath(pathname) ? admin : api);
     return { services, channelOf, seed, open: new Set() };
   };
@@ -107,7 +110,6 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  baseUrl = config.publicUrl ?? url;
   selfUrl = url;
   // One reload at a time, each after the one before has retired what it replaced; the shutdown after them all.
   let reloads: Promise<unknown> = Promise.resolve();

@@ -25,7 +25,8 @@ function headerParams(exchange: Exchange): Record<string, string> {
 }
 
 /** `handlers`: the API's (`Handlers`) or the admin API's, one per operationId of the contract being served. */
-export function dispatch(options: { handlers: object; examples?: ExampleResponder; baseUrl: () => string; logger: Logger }): Step {
+/** `baseUrl`: the URL of the links an answer to this request makes (http/own-hosts.ts). */
+export function dispatch(options: { handlers: object; examples?: ExampleResponder; baseUrl: (exchange: Exchange) => string; logger: Logger }): Step {
   const handlers = options.handlers as Readonly<Record<string, HandlerOf<unknown> | undefined>>;
   return async (exchange) => {
     const operation = exchange.operation;
@@ -54,7 +55,7 @@ export function dispatch(options: { handlers: object; examples?: ExampleResponde
         journal: (note: JournalNote) => {
           exchange.journalNote = note;
         },
-        baseUrl: options.baseUrl(),
+        baseUrl: options.baseUrl(exchange),
       } as unknown as HandlerContextOf<unknown>;
       const result: unknown = await handler(context);
       if (isChange(result)) exchange.change = result.commit as NonNullable<typeof exchange.change>;

@@ -117,18 +117,19 @@ const reconnectMs = 250;
 
 export interface LiveDocsOptions {
   /** The document as this mock serves it: its samples calling the mock (served-documents.ts). */
-  asServed(content: Buffer): Buffer;
+  asServed(content: Buffer, origin: string): Buffer;
   /** The page as this mock serves it: with the link to its console. */
   page(html: Buffer): Buffer;
 }
 
 export function liveDocs(contract: ContractDocument, options: LiveDocsOptions): Record<string, ServedDocument> {
   // Made again when the changelog changes (a release): the Changes page is made from it.
-  const definition = freshFile(changelogPath, (changelog) => options.asServed(Buffer.from(JSON.stringify(withChangesPage(withCodeSamples(contract), changelog.toString('utf8'))))));
+  const made = freshFile(changelogPath, (changelog) => Buffer.from(JSON.stringify(withChangesPage(withCodeSamples(contract), changelog.toString('utf8')))));
+  const definition = async (origin: string) => options.asServed((await made()) as Buffer, origin);
   let page: Buffer | undefined;
   const pageDocument = { contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': policy, 'x-content-type-options': 'nosniff' }, read: async () => (page ??= options.page(pageOf(contract))) };
-  const events = async (): Promise<AnswerStream> => {
-    const version = etagOf((await definition()) as Buffer);
+  const events = async (origin: string): Promise<AnswerStream> => {
+    const version = etagOf(await definition(origin));
     return {
       // The server's streams send the heartbeat that keeps it open (http/event-streams.ts).
       start(write) {

@@ -19,22 +19,51 @@ export interface DocumentsOptions {
   docs: 'built' | 'live';
 }
 
-export function servedDocuments(contract: ContractDocument, publicUrl: () => string, options: DocumentsOptions): DocumentsChannel {
-  // Made on first request, once the mock knows its URL.
-  let contractJson: Buffer | undefined;
-  const served = () => (contractJson ??= Buffer.from(JSON.stringify(withMockServer(contract, publicUrl(), options.environment))));
+/** `linkBase`: the URL of the links a document makes, for the Host a request came with (http/own-hosts.ts). */
+export function servedDocuments(contract: ContractDocument, linkBase: (host: string | undefined) => string, options: DocumentsOptions): DocumentsChannel {
+  const served = perOrigin((origin) => Buffer.from(JSON.stringify(withMockServer(contract, origin, options.environment))));
   const firstServer = String((contract.servers as { url?: unknown }[] | undefined)?.[0]?.url ?? '');
-  const asServed = (content: Buffer) => withMockSamples(content, firstServer, publicUrl());
+  const asServed = perContentAndOrigin((content, origin) => withMockSamples(content, firstServer, origin));
   // The built page is read again when `npm run generate` rewrites it, so that it follows without a restart.
-  const built = { contentType: 'text/html; charset=utf-8', read: freshFile(apiDocsPath, (html) => withConsoleLink(asServed(html))) };
+  const builtPage = freshFile(apiDocsPath, withConsoleLink);
+  const built = { contentType: 'text/html; charset=utf-8', read: async (origin: string) => asServed((await builtPage()) as Buffer, origin) };
   const docs = options.docs === 'live' ? liveDocs(contract, { asServed, page: withConsoleLink }) : { '/': built, '/docs': built };
   return createStaticDocuments({
     ...docs,
-    '/openapi.json': { contentType: 'application/json', read: async () => served() },
+    '/openapi.json': { contentType: 'application/json', read: async (origin) => served(origin) },
     // The docs link to it; read on each request, so a release shows without a restart.
     '/CHANGELOG.md': { contentType: 'text/markdown; charset=utf-8', read: () => readFile(changelogPath).catch(() => undefined) },
     ...consoleDocuments(),
-  });
+  }, linkBase);
+}
+
+/**
+ * Origins a document is kept made for at once: the few a mock is reached by (localhost, 127.0.0.1, its name, its
+ * LAN address). A client naming many others (any IP address is the mock's own) only makes them again.
+ */
+const originsKept = 8;
+
+/** What `make` gives for an origin, made once per origin while few are asked for. */
+function perOrigin(make: (origin: string) => Buffer): (origin: string) => Buffer {
+  const made = new Map<string, Buffer>();
+  return (origin) => {
+    let content = made.get(origin);
+    if (content === undefined) {
+      if (made.size >= originsKept) made.clear();
+      made.set(origin, (content = make(origin)));
+    }
+    return content;
+  };
+}
+
+/** The same, per content too: a file read again (the docs rebuilt) is made again for each origin. */
+function perContentAndOrigin(make: (content: Buffer, origin: string) => Buffer): (content: Buffer, origin: string) => Buffer {
+  const byContent = new WeakMap<Buffer, (origin: string) => Buffer>();
+  return (content, origin) => {
+    let forContent = byContent.get(content);
+    if (!forContent) byContent.set(content, (forContent = perOrigin((asked) => make(content, asked))));
+    return forContent(origin);
+  };
 }
 
 /** A key the mock takes as it comes (any well-formed sandbox key is a partner), for samples copied from its docs. */

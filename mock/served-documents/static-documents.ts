@@ -21,8 +21,11 @@ export interface StaticDocument {
   contentType: string;
   /** Headers of its own (a page's Content-Security-Policy). */
   headers?: Record<string, string>;
-  /** The content; called on each request, so a document that changes on disk (the changelog) is served fresh. */
-  read(): Promise<Buffer | undefined>;
+  /**
+   * The content; called on each request, so a document that changes on disk (the changelog) is served fresh.
+   * `origin`: the URL the links it makes are made with, for this request (http/own-hosts.ts).
+   */
+  read(origin: string): Promise<Buffer | undefined>;
   /** What the 404 says when `read` finds nothing. */
   missing?: string;
 }
@@ -31,7 +34,7 @@ export interface StaticDocument {
 export interface StreamDocument {
   contentType: string;
   headers?: Record<string, string>;
-  stream(): Promise<AnswerStream>;
+  stream(origin: string): Promise<AnswerStream>;
 }
 
 export type ServedDocument = StaticDocument | StreamDocument;
@@ -40,8 +43,10 @@ export interface DocumentsChannel extends Channel {
   serves(pathname: string): boolean;
 }
 
-export function createStaticDocuments(documents: Record<string, ServedDocument>): DocumentsChannel {
+/** `originOf`: the URL of the links a document makes, for the Host a request came with. */
+export function createStaticDocuments(documents: Record<string, ServedDocument>, originOf: (host: string | undefined) => string): DocumentsChannel {
   const serve = async (exchange: Exchange) => {
+    const origin = originOf(exchange.request.headers.host);
     const document = documents[exchange.url.pathname] as ServedDocument;
     if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
       exchange.request.resume();
@@ -49,10 +54,10 @@ export function createStaticDocuments(documents: Record<string, ServedDocument>)
     }
     const own = { ...document.headers, 'content-type': document.contentType, 'cache-control': 'no-cache' };
     if ('stream' in document) {
-      exchange.response = { status: 200, headers: own, body: '', stream: await document.stream() };
+      exchange.response = { status: 200, headers: own, body: '', stream: await document.stream(origin) };
       return;
     }
-    const content = await document.read();
+    const content = await document.read(origin);
     if (content === undefined) return respond(exchange, new ApiError(404, 'E_NOT_FOUND', document.missing ?? `No document at ${exchange.url.pathname}.`));
     const etag = etagOf(content);
     const headers: Record<string, string> = { ...own, vary: 'accept-encoding', etag };
