@@ -7,8 +7,11 @@ import type { ContractHeader } from './operations.ts';
 import { describeSchemaErrors } from './schema-errors.ts';
 import type { SchemaCompiler } from './schema-compiler.ts';
 
-/** Adds to `problems` what is wrong with the headers received (by lower-case name); nothing when they are valid. */
-export type HeadersCheck = (received: Readonly<Record<string, string | undefined>>, problems: string[]) => void;
+/**
+ * Adds to `problems` what is wrong with the headers received (by lower-case name); nothing when they are valid.
+ * `errorCode`: the answer's `error.code`, for the headers sent with some codes only (`x-sent-with-error-codes`).
+ */
+export type HeadersCheck = (received: Readonly<Record<string, string | undefined>>, problems: string[], errorCode?: string) => void;
 
 export function compileHeadersCheck(
   document: ContractDocument,
@@ -18,15 +21,17 @@ export function compileHeadersCheck(
   const compiled = headers.map((header) => ({
     name: header.name,
     required: header.required,
+    sentWith: header.sentWithErrorCodes,
     // Header values are text; the contract types some as integers.
     numeric: ['integer', 'number'].includes(String(deref(document, header.schema).type)),
     validate: compiler.compile(header.schema),
   }));
-  return (received, problems) => {
+  return (received, problems, errorCode) => {
     for (const header of compiled) {
       const raw = received[header.name];
       if (raw === undefined) {
         if (header.required) problems.push(`required header ${header.name} is missing`);
+        else if (errorCode !== undefined && header.sentWith?.includes(errorCode)) problems.push(`header ${header.name} is missing, which the contract sends with ${errorCode}`);
         continue;
       }
       const value = header.numeric && /^-?\d+$/.test(raw) ? Number(raw) : raw;

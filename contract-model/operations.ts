@@ -15,6 +15,11 @@ export interface ContractHeader {
   /** Lower case, as Node and `Headers` give them. */
   name: string;
   required: boolean;
+  /**
+   * The error codes with which a header that is not always sent is (`x-sent-with-error-codes`): required on an
+   * answer whose `error.code` is one of them (`Retry-After` with E_IDEMPOTENCY_KEY_IN_PROGRESS).
+   */
+  sentWithErrorCodes?: readonly string[];
   schema: JsonObject;
 }
 
@@ -160,7 +165,13 @@ function toResponse(document: ContractDocument, status: string, raw: unknown): C
     status,
     headers: Object.entries((response.headers as JsonObject) ?? {}).map(([name, header]) => {
       const resolved = deref(document, header);
-      return { name: name.toLowerCase(), required: resolved.required === true, schema: (resolved.schema as JsonObject) ?? {} };
+      const codes = resolved['x-sent-with-error-codes'];
+      return {
+        name: name.toLowerCase(),
+        required: resolved.required === true,
+        schema: (resolved.schema as JsonObject) ?? {},
+        ...(Array.isArray(codes) ? { sentWithErrorCodes: codes.map(String) } : {}),
+      };
     }),
     content: toContent(response.content),
   };

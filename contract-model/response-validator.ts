@@ -39,6 +39,12 @@ export function compileResponseValidator(
   };
 }
 
+/** The `error.code` of an envelope, when the body is one that carries it. */
+function errorCodeOf(json: unknown): string | undefined {
+  const code = (json as { error?: { code?: unknown } } | null | undefined)?.error?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** Whether a media type's body is read as JSON. */
 export function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || mediaType.endsWith('+json');
@@ -63,7 +69,7 @@ function compileDocumentedResponse(
   const mediaTypes = [...documented.content.keys()].join(', ');
   return (response) => {
     const problems: string[] = [];
-    checkHeaders(response.headers, problems);
+    checkHeaders(response.headers, problems, errorCodeOf(response.json));
     if (bodies.size === 0) {
       if (response.body !== undefined && response.body.length > 0) problems.push(`status ${response.status} documents no body, but one was sent`);
       return problems;

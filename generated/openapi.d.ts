@@ -1793,7 +1793,11 @@ export interface components {
         IdempotencyConflict: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
-                /** @description With `E_IDEMPOTENCY_KEY_IN_PROGRESS` only, seconds to wait before retrying with the same key and body. */
+                /**
+                 * @description With `E_IDEMPOTENCY_KEY_IN_PROGRESS` only (and then always), seconds to wait before retrying with the same key
+                 *     and body. `x-sent-with-error-codes` says so for tools: the header is required on an answer with one of those
+                 *     codes.
+                 */
                 "Retry-After"?: components["schemas"]["RetryAfterSeconds"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];

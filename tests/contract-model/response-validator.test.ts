@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadContractSync } from '../../contract-model/document.ts';
 import { listOperations, type ContractOperation } from '../../contract-model/operations.ts';
 import { compileResponseValidator, type CheckedResponse } from '../../contract-model/response-validator.ts';
 import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
@@ -83,5 +84,20 @@ describe('compileResponseValidator', () => {
     const validate = validatorOf('deleteThing');
     expect(validate({ status: 204, headers: {} })).toEqual([]);
     expect(validate({ status: 204, headers: {}, body: '{}', json: {} })).toEqual(['status 204 documents no body, but one was sent']);
+  });
+});
+
+describe('a header the contract sends with some error codes only (x-sent-with-error-codes)', () => {
+  const api = loadContractSync();
+  const create = compileResponseValidator(api, listOperations(api).find((op) => op.operationId === 'createCustomer') as ContractOperation, createSchemaCompiler(api));
+  const conflict = (code: string, headers: Record<string, string> = {}) =>
+    jsonResponse(409, { payload: null, error: { code, message: 'A request with this key…', requestId: 'req_1' } }, {
+      'x-request-id': 'req_1', 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-policy': '100;w=1;burst=100', 'ratelimit-reset': '1', ...headers,
+    });
+
+  it('is required on an answer with one of them, and only then', () => {
+    expect(create(conflict('E_IDEMPOTENCY_KEY_IN_PROGRESS'))).toEqual(['header retry-after is missing, which the contract sends with E_IDEMPOTENCY_KEY_IN_PROGRESS']);
+    expect(create(conflict('E_IDEMPOTENCY_KEY_IN_PROGRESS', { 'retry-after': '1' }))).toEqual([]);
+    expect(create(conflict('E_IDEMPOTENCY_KEY_REUSED'))).toEqual([]);
   });
 });

@@ -52,6 +52,13 @@ const breaches: Record<string, { severity: number; paths: string[][] }> = {
       [...post('/gadgets'), 'responses', '404', 'content', 'application/json', 'example', 'error', 'code'],
     ],
   },
+  'sent-with-error-codes-exemplified': {
+    severity: ERROR,
+    paths: [
+      [...post('/gadgets'), 'responses', '404', 'headers', 'Retry-After', 'required'],
+      [...post('/gadgets'), 'responses', '404', 'headers', 'Retry-After', 'x-sent-with-error-codes', '0'],
+    ],
+  },
   'property-description-and-example': {
     severity: ERROR,
     paths: [
@@ -133,6 +140,8 @@ describe('house rule messages', () => {
     ['error-example-codes-in-enum', '"E_NOT_IN_THE_CATALOGUE" is not in the enum of "error.code".'],
     ['error-example-codes-in-enum', '"E_NOT_A_FIELD_CODE" is not in the enum of "error.details.*.code".'],
     ['error-example-codes-in-enum', 'The schema declares no enum for "error.code" to check "E_NOT_FOUND" against.'],
+    ['sent-with-error-codes-exemplified', '"E_GONE_AWAY" is the error code of none of this response\'s examples.'],
+    ['sent-with-error-codes-exemplified', '"Retry-After" is required always: `x-sent-with-error-codes` says it is not.'],
     ['response-body-envelope', 'Schema has the property "data"; only payload, error are allowed.'],
     ['response-body-envelope', 'Schema does not require "error".'],
     ['property-description-and-example', 'Property "colour" has no example (`examples` or `example`).'],

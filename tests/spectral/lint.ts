@@ -12,6 +12,7 @@ export const houseRules = [
   'create-idempotency-key',
   'response-body-envelope',
   'error-example-codes-in-enum',
+  'sent-with-error-codes-exemplified',
   'property-description-and-example',
   'property-names-camel-case',
   'pattern-described',

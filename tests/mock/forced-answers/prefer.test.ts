@@ -46,6 +46,23 @@ describe('Prefer: code=…, example=…', () => {
     } else {
       expect(Object.keys(result.json.payload as object).sort()).toEqual(Object.keys(documented.payload as object).sort());
     }
+    // Every header a real answer of this example carries: those the response requires, and those it sends with
+    // the example's error code (x-sent-with-error-codes).
+    const response = operation.responses.get(String(status));
+    const carried = (response?.headers ?? []).filter((header) => header.required || (documented.error.code !== undefined && header.sentWithErrorCodes?.includes(documented.error.code)));
+    for (const header of carried) expect(result.headers.get(header.name), `${header.name} on ${status} ${example}`).not.toBeNull();
+    expect(result.headers.get('idempotent-replayed'), 'a forced answer is never a replay').toBeNull();
+  });
+
+  it('sends Retry-After with a forced in-progress 409, as the real one does, and not with a reused key', async () => {
+    const forced = async (example: string) =>
+      mock.call('/v1/partner/customers', { body: customerBody(), idempotencyKey: newIdempotencyKey(), headers: { prefer: `code=409, example=${example}` } });
+    const inProgress = await forced('idempotencyKeyInProgress');
+    expect(inProgress.json.error.code).toBe('E_IDEMPOTENCY_KEY_IN_PROGRESS');
+    expect(inProgress.headers.get('retry-after')).toMatch(/^\d+$/);
+    const reused = await forced('idempotencyKeyReused');
+    expect(reused.json.error.code).toBe('E_IDEMPOTENCY_KEY_REUSED');
+    expect(reused.headers.get('retry-after')).toBeNull();
   });
 
   it('puts ids the request names in place of the example’s', async () => {
