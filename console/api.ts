@@ -33,9 +33,13 @@ export function adminClient(): Client<AdminPaths> {
   return client;
 }
 
-/** The partner API, with the session's key; a create gets a fresh Idempotency-Key. */
+/**
+ * The partner API, for the console's own reads and controls: with the session's key, marked as the console's
+ * (`X-Mock-Tool`, so that its Requests view can keep them apart from what the partner's app sent); a create gets a
+ * fresh Idempotency-Key. Try sends its requests itself, unmarked: they are the partner's own.
+ */
 export function apiClient(): Client<ApiPaths> {
-  const client = createClient<ApiPaths>({ baseUrl: location.origin });
+  const client = createClient<ApiPaths>({ baseUrl: location.origin, headers: { 'x-mock-tool': 'console' } });
   client.use(sessionHeaders({ adminToken: false }));
   client.use({
     onRequest({ request }) {

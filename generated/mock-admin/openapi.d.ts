@@ -38,7 +38,7 @@ export interface paths {
          * List the requests the mock answered
          * @description The request journal: every request answered on the API's routes, with its operation, status, duration, masked
          *     key, error code, whether it was an idempotent replay or a forced answer, and how its answer broke the contract,
-         *     if it did; filtered by operation, status or error code. With a key, only that partner's requests; without one,
+         *     if it did; filtered by operation, status, error code, or whether a tool of the mock (its console) sent it. With a key, only that partner's requests; without one,
          *     everyone's (and those with no valid key).
          *
          *     Pages come newest first, the entries within a page oldest first. A page may hold fewer than `limit` entries
@@ -884,6 +884,15 @@ export interface components {
          */
         JournalEntryId: string;
         /**
+         * JournalTool
+         * @description A tool of the mock that sent a request itself, by the header `X-Mock-Tool` it sends with it: `console`, the
+         *     console's own reads and controls (its customer list, a company it shows, Advance one step). Try is not among
+         *     them: what it sends is the partner's own request. More tools may be added: take one you do not know as a tool.
+         * @example console
+         * @enum {string}
+         */
+        JournalTool: "console";
+        /**
          * WebhookEndpointId
          * @description Identifier of a webhook endpoint (`we_` and 24 letters and digits).
          * @example we_3fTq8ZmP1xLk6VbN9cRw2HsD
@@ -994,6 +1003,11 @@ export interface components {
              * @example dk_test_…wxyz
              */
             partner: string | null;
+            /**
+             * @description Present only when a tool of the mock sent the request itself (`X-Mock-Tool`): the console's own reads and
+             *     controls, which its Requests view hides unless asked (`tool=none` lists the others).
+             */
+            tool?: components["schemas"]["JournalTool"];
             /**
              * @description Whether the answer was an idempotent replay (`Idempotent-Replayed: true`).
              * @example false
@@ -3154,6 +3168,12 @@ export interface components {
          */
         ErrorCodeQuery: string;
         /**
+         * @description Only the requests a tool of the mock sent itself (`console`), or only the others (`none`): what the partner's
+         *     app sent, without the console's own reads. Both, when absent.
+         * @example none
+         */
+        ToolQuery: "none" | "console";
+        /**
          * @description Resume a stream: the `id` of the last entry received. The stream then starts with the entries that came after
          *     it (those still in the journal), instead of only new ones. A browser's `EventSource` sends it by
          *     itself when it reconnects.
@@ -3256,6 +3276,7 @@ export type AdminError = components['schemas']['AdminError'];
 export type AdminErrorEnvelope = components['schemas']['AdminErrorEnvelope'];
 export type RetryAfterSeconds = components['schemas']['RetryAfterSeconds'];
 export type JournalEntryId = components['schemas']['JournalEntryId'];
+export type JournalTool = components['schemas']['JournalTool'];
 export type WebhookEndpointId = components['schemas']['WebhookEndpointId'];
 export type RelayedWebhook = components['schemas']['RelayedWebhook'];
 export type RequestJournalEntry = components['schemas']['RequestJournalEntry'];
@@ -3389,6 +3410,7 @@ export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterOperationIdQuery = components['parameters']['OperationIdQuery'];
 export type ParameterResponseStatusQuery = components['parameters']['ResponseStatusQuery'];
 export type ParameterErrorCodeQuery = components['parameters']['ErrorCodeQuery'];
+export type ParameterToolQuery = components['parameters']['ToolQuery'];
 export type ParameterLastEventIdHeader = components['parameters']['LastEventIdHeader'];
 export type ParameterJournalEntryIdPath = components['parameters']['JournalEntryIdPath'];
 export type ParameterChangeTopicsQuery = components['parameters']['ChangeTopicsQuery'];
@@ -3463,6 +3485,12 @@ export interface operations {
                  * @example E_IDEMPOTENCY_KEY_REUSED
                  */
                 errorCode?: components["parameters"]["ErrorCodeQuery"];
+                /**
+                 * @description Only the requests a tool of the mock sent itself (`console`), or only the others (`none`): what the partner's
+                 *     app sent, without the console's own reads. Both, when absent.
+                 * @example none
+                 */
+                tool?: components["parameters"]["ToolQuery"];
             };
             header?: {
                 /**
@@ -3505,6 +3533,12 @@ export interface operations {
                  * @example E_IDEMPOTENCY_KEY_REUSED
                  */
                 errorCode?: components["parameters"]["ErrorCodeQuery"];
+                /**
+                 * @description Only the requests a tool of the mock sent itself (`console`), or only the others (`none`): what the partner's
+                 *     app sent, without the console's own reads. Both, when absent.
+                 * @example none
+                 */
+                tool?: components["parameters"]["ToolQuery"];
             };
             header?: {
                 /**

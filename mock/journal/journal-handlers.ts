@@ -51,7 +51,7 @@ export function journalHandlers(options: {
   return {
     async listRequests({ partner, query }) {
       // Positions count every partner's requests: the cursor carries one encrypted, bound to this partner's list.
-      const scope = { list: 'requests', partner: partner?.id, operationId: query.operationId, status: query.status, errorCode: query.errorCode };
+      const scope = { list: 'requests', partner: partner?.id, operationId: query.operationId, status: query.status, errorCode: query.errorCode, tool: query.tool };
       const before = query.cursor === undefined ? undefined : cursors.decode(query.cursor, scope);
       const page = await journal.page({ limit: query.limit ?? 100, ...(before === undefined ? {} : { before }), ...filtersOf(query, partner?.id) });
       const nextCursor = page.next === null ? null : cursors.encode(page.next, scope);
@@ -104,11 +104,12 @@ export function journalHandlers(options: {
   };
 }
 
-function filtersOf(query: { operationId?: string; status?: number; errorCode?: string }, partnerId: string | undefined): JournalFilters {
+function filtersOf(query: { operationId?: string; status?: number; errorCode?: string; tool?: JournalFilters['tool'] }, partnerId: string | undefined): JournalFilters {
   return {
     ...(query.operationId === undefined ? {} : { operationId: query.operationId }),
     ...(query.status === undefined ? {} : { status: query.status }),
     ...(query.errorCode === undefined ? {} : { errorCode: query.errorCode }),
+    ...(query.tool === undefined ? {} : { tool: query.tool }),
     ...(partnerId === undefined ? {} : { partnerId }),
   };
 }

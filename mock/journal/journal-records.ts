@@ -10,8 +10,14 @@ import { table, type Tx } from '../store/store.ts';
 import type { JournalNote } from '../pipeline/exchange.ts';
 import type { CapturedMessage, CapturedRequest } from './captured-message.ts';
 import { chunkJson, packChunk } from './chunk-bytes.ts';
+import type { components } from '../../generated/mock-admin/openapi.js';
+
+type AdminSchemas = components['schemas'];
 
 /** One request as journaled. */
+/** The tools of the mock that mark what they send (the admin contract's `JournalTool`). */
+export type JournalTool = AdminSchemas['JournalTool'];
+
 export interface RequestRecord {
   atMs: number;
   requestId: string;
@@ -25,6 +31,8 @@ export interface RequestRecord {
   /** The key as shown: masked. */
   partner: string | null;
   replayed: boolean;
+  /** The tool of the mock that sent it itself (`X-Mock-Tool`: the console's own calls); absent for the partner's. */
+  tool?: JournalTool;
   /** The documented answer the request asked for (`Prefer`), when it was forced. */
   forced?: { status: number; example: string };
   errorCode: string | null;
@@ -50,6 +58,8 @@ export interface JournalQuery {
   status?: number;
   errorCode?: string;
   partnerId?: string;
+  /** Only a tool's requests, or (`none`) only those no tool sent. */
+  tool?: JournalTool | 'none';
 }
 
 export interface JournalPage {
@@ -207,8 +217,9 @@ export function journalEntry(tx: Tx, position: number): (RequestRecord & { id: n
 type JournalFilters = Omit<JournalQuery, 'limit' | 'before'>;
 
 /** Whether a request is one the filters ask for. */
-export function matchesFilters(record: Pick<RequestRecord, 'operationId' | 'status' | 'errorCode' | 'partnerId'>, { operationId, status, errorCode, partnerId }: JournalFilters): boolean {
+export function matchesFilters(record: Pick<RequestRecord, 'operationId' | 'status' | 'errorCode' | 'partnerId' | 'tool'>, { operationId, status, errorCode, partnerId, tool }: JournalFilters): boolean {
   return (
+    (tool === undefined || (record.tool ?? 'none') === tool) &&
     (operationId === undefined || record.operationId === operationId) &&
     (status === undefined || record.status === status) &&
     (errorCode === undefined || record.errorCode === errorCode) &&

@@ -15,6 +15,9 @@ import { capturedBody, capturedHeaders, capturedQuery, type CapturedMessage, typ
 import type { RequestRecord } from './journal-records.ts';
 import type { RequestJournal } from './request-journal.ts';
 
+/** The header a tool of the mock marks its own requests with (only its known values count). */
+const toolHeader = 'x-mock-tool';
+
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
   const lines = exchangeLines(options.logger);
   // The upstream's URL, as it is shown: the same at every request of a proxy, so masked once.
@@ -37,6 +40,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
     };
     const partnerId = exchange.partner?.id ?? exchange.journalNote?.partnerId;
     if (partnerId !== undefined) record.partnerId = partnerId;
+    if (exchange.request.headers[toolHeader] === 'console') record.tool = 'console';
     if (exchange.forced) record.forced = exchange.forced;
     if (exchange.contractViolations) record.contractViolations = exchange.contractViolations;
     if (exchange.upstream) {

@@ -19,8 +19,11 @@ import type { Exchange, UpstreamOutcome } from '../pipeline/exchange.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { respond } from '../pipeline/reply.ts';
 
-/** What the mock answers for itself, not the upstream's: a forced answer's preference is the mock's. */
-const ours = new Set(['prefer', 'x-mock-admin-token', 'cookie']);
+/**
+ * What the mock answers for itself, not the upstream's: a forced answer's preference, the mark of its own tools'
+ * requests (the console's), its admin token.
+ */
+const ours = new Set(['prefer', 'x-mock-admin-token', 'x-mock-tool', 'cookie']);
 
 /** Why the proxy has no answer of the upstream's to pass on. */
 interface Failure {

@@ -25,6 +25,7 @@ function EntryTags({ entry }: { entry: JournalEntry }) {
   const webhook = entry.webhook;
   return (
     <>
+      {entry.tool ? <span class="tag tag-tool">{entry.tool}</span> : null}
       {entry.forced ? <span class="tag tag-forced">forced</span> : null}
       {entry.replayed ? <span class="tag">replayed</span> : null}
       {entry.upstream ? <span class="tag">{entry.upstream.outcome === 'answered' ? `upstream ${entry.upstream.status ?? ''}` : `upstream ${entry.upstream.outcome}`}</span> : null}

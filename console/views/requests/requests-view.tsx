@@ -8,13 +8,13 @@ import { Notice, Panel } from '../../ui/layout.tsx';
 import { VirtualRows } from '../../ui/virtual-rows.tsx';
 import { EntryDetail } from './entry-detail.tsx';
 import { EntryRow } from './entry-row.tsx';
-import { RequestFilters, queryOf, type Filters } from './request-filters.tsx';
+import { noFilters, RequestFilters, queryOf, type Filters } from './request-filters.tsx';
 import { maxEntries, useRequestList } from './request-list.ts';
 
 const rowHeight = 34;
 
 export function RequestsView() {
-  const [filters, setFilters] = useState<Filters>({ operationId: '', status: '', errorCode: '' });
+  const [filters, setFilters] = useState<Filters>(noFilters);
   const [openId, setOpenId] = useState<string>();
   const query = useMemo(() => queryOf(filters), [filters]);
   const list = useRequestList(query);

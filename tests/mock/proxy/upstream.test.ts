@@ -73,6 +73,15 @@ describe('a proxy to a server that keeps the contract (another mock)', () => {
     expect((await journalOf(upstream)).map((entry) => entry.requestId)).toContain('req-absolute-form');
   });
 
+  it("keeps its own marks to itself: the console's mark (X-Mock-Tool) is the proxy's, not the upstream's", async () => {
+    await proxy.call('/v1/partner/customers', { headers: { 'x-request-id': 'req-console-through-proxy', 'x-mock-tool': 'console' } });
+    const find = async (on: TestMock) => (await journalOf(on)).find((entry) => entry.requestId === 'req-console-through-proxy');
+    expect((await find(proxy))?.tool).toBe('console');
+    const upstreamEntry = await find(upstream);
+    expect(upstreamEntry).toBeDefined();
+    expect(upstreamEntry?.tool).toBeUndefined();
+  });
+
   it('refuses a request the contract refuses, as the mock would, without forwarding it', async () => {
     const refused = await proxy.call('/v1/partner/customers?limit=0', { headers: { 'x-request-id': 'req-refused-by-proxy' } });
     expect(refused.status).toBe(400);
