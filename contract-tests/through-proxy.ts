@@ -74,7 +74,8 @@ async function main(): Promise<number> {
 async function wireRelay(options: { sandbox: string; proxy: string; apiKey: string; receiverUrl: string }): Promise<{ receiverSecret: string }> {
   const [proxy, sandbox] = [mockAdminClient(options.proxy, { apiKey: options.apiKey }), mockAdminClient(options.sandbox, { apiKey: options.apiKey })];
   const local = payloadOf('creating the receiver’s endpoint', await proxy.POST('/_mock/webhook-endpoints', { body: { url: options.receiverUrl, description: 'the suite’s receiver' } }));
-  const upstream = payloadOf('creating the sandbox’s endpoint', await sandbox.POST('/_mock/webhook-endpoints', { body: { url: `${options.proxy}/_mock/relay/${local.id}`, description: 'the proxy’s relay' } }));
+  // Its relay URL first, as a sandbox's portal asks for it; the secret the sandbox then shows, after.
+  const upstream = payloadOf('creating the sandbox’s endpoint', await sandbox.POST('/_mock/webhook-endpoints', { body: { url: local.relay.url, description: 'the proxy’s relay' } }));
   payloadOf('making it relay', await proxy.PATCH('/_mock/webhook-endpoints/{endpointId}', { params: { path: { endpointId: local.id } }, body: { relay: { secret: upstream.secret } } }));
   return { receiverSecret: local.secret };
 }

@@ -49,9 +49,9 @@ function addWebhook(entry: JournalEntry, add: (entry: JournalEntry, side: Violat
 async function relayRefusalLines(admin: MockAdminClient, since: string | undefined): Promise<string[]> {
   const endpoints = (await admin.GET('/_mock/webhook-endpoints')).data?.payload.data ?? [];
   return endpoints.flatMap(({ id, relay }) => {
-    const last = relay?.refusals.last;
-    if (!relay || !last || (since !== undefined && last.at < since.replace(/\.\d+Z$/, 'Z'))) return [];
-    return [`The relay of ${id} refused ${relay.refusals.count} event(s) since its relay was set (signature ${last.signature}), the last at ${last.at}: ${last.reason}`];
+    const last = relay.refusals.last;
+    if (!last || (since !== undefined && last.at < since.replace(/\.\d+Z$/, 'Z'))) return [];
+    return [`The relay of ${id} refused ${relay.refusals.count} event(s) since its secret was set (signature ${last.signature}), the last at ${last.at}: ${last.reason}`];
   });
 }
 

@@ -440,8 +440,10 @@ export interface paths {
         /**
          * Relay a sandbox's webhook event
          * @description Where a real sandbox sends its webhook events, so that they are held against the contract too. Give the
-         *     sandbox's partner portal this URL (the endpoint's `relay.url`) as a webhook URL, and the endpoint the secret the
-         *     sandbox shows for it (`relay.secret`). Each event that arrives is, in order:
+         *     sandbox's partner portal this URL (the endpoint's `relay.url`, which every endpoint has from the start) as a
+         *     webhook URL, then the endpoint the secret the sandbox shows for it (`relay.secret`). Until that secret is set
+         *     (`relay.state: awaiting-secret`), what arrives is answered `409 E_WEBHOOK_RELAY_NOT_CONFIGURED`, saying so, and
+         *     counted in `relay.refusals`. Each event that arrives is, in order:
          *
          *     1. **verified**: its Standard Webhooks signature with `relay.secret`, its timestamp within five minutes. One
          *        that fails is answered `401 E_WEBHOOK_SIGNATURE_INVALID` and goes no further: it is logged and counted on
@@ -1931,11 +1933,12 @@ export interface components {
         WebhookRelaySigning: "endpoint" | "upstream";
         /**
          * RelayRefusals
-         * @description The events the relay refused since `relay` was last set on the endpoint: their signature was missing or did not
-         *     hold (`401 E_WEBHOOK_SIGNATURE_INVALID`). Anyone who knows a relay URL can send one, so a refusal is only counted
+         * @description The events the relay refused since its secret was last set: their signature was missing or did not hold
+         *     (`401 E_WEBHOOK_SIGNATURE_INVALID`), or the secret was not set yet (`409 E_WEBHOOK_RELAY_NOT_CONFIGURED`: the
+         *     sandbox reaches the relay, and only the secret is missing). Anyone who knows a relay URL can send one, so a refusal is only counted
          *     here and logged, never kept in the partner's request journal, where a flood of them would push the partner's own
          *     history out. Many refusals and no event relayed: the secret given in `relay.secret` is most likely not the one
-         *     the sandbox shows for this URL. Setting `relay` again starts the count afresh.
+         *     the sandbox shows for this URL. Setting a secret starts the count afresh.
          * @example {
          *       "count": 3,
          *       "last": {
@@ -1961,11 +1964,12 @@ export interface components {
                  */
                 at: string;
                 /**
-                 * @description `missing`: a `webhook-*` header was missing. `invalid`: no signature matched, or the timestamp was too old or too new.
+                 * @description `missing`: a `webhook-*` header was missing. `invalid`: no signature matched, or the timestamp was
+                 *     too old or too new. `unverifiable`: the relay has no secret to verify it with yet.
                  * @example invalid
                  * @enum {string}
                  */
-                signature: "missing" | "invalid";
+                signature: "missing" | "invalid" | "unverifiable";
                 /**
                  * @description Why, as the `401` answer said it.
                  * @example No signature in webhook-signature matches the relay's secret (No matching signature found): check the secret given in relay.secret
@@ -1975,9 +1979,14 @@ export interface components {
         };
         /**
          * WebhookRelay
-         * @description How an endpoint relays the events a real sandbox sends it (`relayWebhook`). Its secret is never shown.
+         * @description How the endpoint relays the events a real sandbox sends it (`relayWebhook`). Every endpoint has its relay URL
+         *     from the start, so that the steps can be taken in the order a sandbox's portal asks for them: give the sandbox
+         *     this URL, take the signing secret it then shows, and set it here (`relay.secret` in `updateWebhookEndpoint`).
+         *     Until then the relay refuses what arrives, saying that it awaits the secret, and counts it in `refusals`. The
+         *     secret itself is never shown.
          * @example {
          *       "url": "https://relay.partner.example.com/_mock/relay/we_3fTq8ZmP1xLk6VbN9cRw2HsD",
+         *       "state": "relaying",
          *       "signWith": "endpoint",
          *       "refusals": {
          *         "count": 0,
@@ -1989,11 +1998,19 @@ export interface components {
             /**
              * Format: uri
              * @description The URL to set as the webhook URL in the sandbox's partner portal: the mock's `/_mock/relay/{endpointId}`,
-             *     at `--public-url` when the mock has one (a tunnel to it, since the sandbox must reach it), else where it
-             *     listens.
+             *     at `--public-url` when the mock has one (a tunnel to it, since the sandbox must reach it), else at the host
+             *     the request came by.
              * @example https://relay.partner.example.com/_mock/relay/we_3fTq8ZmP1xLk6VbN9cRw2HsD
              */
             url: string;
+            /**
+             * @description `awaiting-secret`: the sandbox's secret is not set yet, and what arrives is refused
+             *     (`409 E_WEBHOOK_RELAY_NOT_CONFIGURED`); `relaying`: it is, and each event that arrives is verified with it,
+             *     checked and forwarded.
+             * @example relaying
+             * @enum {string}
+             */
+            state: "awaiting-secret" | "relaying";
             signWith: components["schemas"]["WebhookRelaySigning"];
             refusals: components["schemas"]["RelayRefusals"];
         };
@@ -2020,7 +2037,15 @@ export interface components {
          *       "status": "enabled",
          *       "disabled": null,
          *       "secretRotation": null,
-         *       "relay": null,
+         *       "relay": {
+         *         "url": "http://localhost:4010/_mock/relay/we_3fTq8ZmP1xLk6VbN9cRw2HsD",
+         *         "state": "awaiting-secret",
+         *         "signWith": "endpoint",
+         *         "refusals": {
+         *           "count": 0,
+         *           "last": null
+         *         }
+         *       },
          *       "createdAt": "2026-11-22T10:15:30Z",
          *       "updatedAt": "2026-11-22T10:15:30Z"
          *     }
@@ -2065,11 +2090,7 @@ export interface components {
                  */
                 previousSecretExpiresAt: string;
             };
-            /**
-             * @description Set when the endpoint relays a real sandbox's events (see `relayWebhook`): the URL to give the sandbox as this
-             *     endpoint's webhook URL, and which secret signs what is forwarded. `null` when it does not relay.
-             */
-            relay: null | components["schemas"]["WebhookRelay"];
+            relay: components["schemas"]["WebhookRelay"];
             /**
              * Format: date-time
              * @description When the endpoint was created.
@@ -2101,7 +2122,15 @@ export interface components {
              *         "status": "enabled",
              *         "disabled": null,
              *         "secretRotation": null,
-             *         "relay": null,
+             *         "relay": {
+             *           "url": "http://localhost:4010/_mock/relay/None",
+             *           "state": "awaiting-secret",
+             *           "signWith": "endpoint",
+             *           "refusals": {
+             *             "count": 0,
+             *             "last": null
+             *           }
+             *         },
              *         "createdAt": "2026-11-22T10:15:30Z",
              *         "updatedAt": "2026-11-22T10:15:30Z"
              *       }
@@ -2119,17 +2148,18 @@ export interface components {
         WebhookSecret: string;
         /**
          * WebhookRelaySettings
-         * @description Makes the endpoint a relay of a real sandbox's events: set its relay URL (`relay.url` in the answer) as a webhook
-         *     URL in the sandbox's partner portal, and give here the signing secret the sandbox shows for it. Each event the
+         * @description The endpoint's relay of a real sandbox's events: `secret`, the signing secret the sandbox shows for its relay URL
+         *     (`relay.url` in the answer), once it has shown it; and which secret signs what is forwarded. Each event the
          *     sandbox sends there is verified with that secret, checked against the contract's `webhooks`, journaled with its
-         *     verdict, and forwarded to this endpoint's `url`. Unknown properties are refused.
+         *     verdict, and forwarded to this endpoint's `url`. What is left out stays as it is (`{}` changes nothing); a new
+         *     secret starts the count of refusals afresh. Unknown properties are refused.
          * @example {
          *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
          *       "signWith": "endpoint"
          *     }
          */
         WebhookRelaySettings: {
-            secret: components["schemas"]["WebhookSecret"];
+            secret?: components["schemas"]["WebhookSecret"];
             signWith?: components["schemas"]["WebhookRelaySigning"];
         };
         /**
@@ -2201,7 +2231,10 @@ export interface components {
              * @enum {string}
              */
             status?: "enabled" | "disabled";
-            /** @description Makes the endpoint relay a sandbox's events (see `WebhookRelaySettings`), or, `null`, stop. */
+            /**
+             * @description Sets the relay of a sandbox's events (see `WebhookRelaySettings`): the sandbox's secret once it shows it,
+             *     which secret signs what is forwarded; `null` forgets the secret, and the relay awaits one again.
+             */
             relay?: null | components["schemas"]["WebhookRelaySettings"];
         };
         /**
@@ -2983,7 +3016,10 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
-        /** @description The endpoint exists but does not relay (it has no `relay.secret`). Logged, not journaled. */
+        /**
+         * @description The endpoint's relay awaits the sandbox's secret (`relay.state: awaiting-secret`): set `relay.secret` on it.
+         *     Counted in its `relay.refusals` and logged, not journaled.
+         */
         WebhookRelayNotConfigured: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];

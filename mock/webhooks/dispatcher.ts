@@ -209,7 +209,7 @@ function targets(options: WebhookDispatcherOptions): (endpointId: string) => Pro
     if (!endpoint) return undefined;
     const time = Date.now();
     const secrets = endpoint.secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt > time).map((secret) => secret.secret);
-    return { url: endpoint.url, secrets, partnerId: endpoint.partnerId, ...(endpoint.relay?.signWith === 'upstream' ? { relaySecret: endpoint.relay.secret } : {}) };
+    return { url: endpoint.url, secrets, partnerId: endpoint.partnerId, ...(endpoint.relay?.signWith === 'upstream' && endpoint.relay.secret !== undefined ? { relaySecret: endpoint.relay.secret } : {}) };
   };
 }
 

@@ -53,6 +53,6 @@ export function webhookHandlers(services: { dispatcher: WebhookDispatcher; endpo
 }
 
 /** The portal keeps an endpoint's relay as a path; a partner gives the sandbox the URL, where this mock is reached. */
-function withRelayUrl<V extends { relay: AdminSchemas['WebhookRelay'] | null }>(view: V, baseUrl: string): V {
-  return view.relay ? { ...view, relay: { ...view.relay, url: `${baseUrl}${view.relay.url}` } } : view;
+function withRelayUrl<V extends { relay: AdminSchemas['WebhookRelay'] }>(view: V, baseUrl: string): V {
+  return { ...view, relay: { ...view.relay, url: `${baseUrl}${view.relay.url}` } };
 }

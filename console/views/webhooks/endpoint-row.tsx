@@ -1,6 +1,7 @@
 /** One endpoint: where it sends, its relay if it has one, what it subscribes to, its state, and its controls. */
+import { useState } from 'preact/hooks';
 import { adminClient, type AdminSchemas } from '../../api.ts';
-import type { CallResult } from '../../ui/actions.tsx';
+import { CopyButton, type CallResult } from '../../ui/actions.tsx';
 
 type Endpoint = AdminSchemas['WebhookEndpoint'];
 
@@ -16,7 +17,7 @@ export function EndpointRow({ endpoint, settle }: { endpoint: Endpoint; settle: 
           {endpoint.id}
           {endpoint.description ? ` · ${endpoint.description}` : ''}
         </span>
-        {endpoint.relay ? <Relay relay={endpoint.relay} /> : null}
+        <Relay endpointId={endpoint.id} relay={endpoint.relay} settle={settle} />
       </td>
       <td>{endpoint.enabledEvents.join(', ')}</td>
       <td>
@@ -36,21 +37,43 @@ export function EndpointRow({ endpoint, settle }: { endpoint: Endpoint; settle: 
   );
 }
 
-function Relay({ relay }: { relay: NonNullable<Endpoint['relay']> }) {
+/**
+ * The endpoint's relay of a sandbox's events: its URL, which every endpoint has from the start (give it to the
+ * sandbox's portal), and then the secret the sandbox shows for it; until it is set, what arrives is refused.
+ */
+function Relay({ endpointId, relay, settle }: { endpointId: string; relay: Endpoint['relay']; settle: (message: string) => (result: CallResult) => void }) {
+  const [secret, setSecret] = useState('');
+  const last = relay.refusals.last;
   return (
-    <>
-      <br />
+    <div class="relay">
       <span class="muted">
-        Relays a sandbox's events sent to <code>{relay.url}</code> (signed with the {relay.signWith === 'upstream' ? "sandbox's" : "endpoint's"} secret)
+        Relay URL for a sandbox: <code>{relay.url}</code> <CopyButton label="Copy" text={() => relay.url} />
       </span>
-      {relay.refusals.last ? (
-        <>
-          <br />
-          <span class="muted">
-            {relay.refusals.count} refused (signature {relay.refusals.last.signature}), the last at {relay.refusals.last.at}: {relay.refusals.last.reason}
-          </span>
-        </>
+      {relay.state === 'relaying' ? (
+        <span class="muted"> · relaying, signed with the {relay.signWith === 'upstream' ? "sandbox's" : "endpoint's"} secret</span>
+      ) : (
+        <form
+          class="inline relay-secret"
+          aria-label={`The sandbox's secret for ${endpointId}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void adminClient()
+              .PATCH('/_mock/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, body: { relay: { secret } } })
+              .then(settle(`${endpointId} relays the sandbox's events.`));
+          }}
+        >
+          <label>
+            The sandbox's secret for it
+            <input type="password" autocomplete="off" spellcheck={false} size={24} required value={secret} placeholder="whsec_…" onInput={(event) => setSecret((event.currentTarget as HTMLInputElement).value)} />
+          </label>
+          <button type="submit">Set</button>
+        </form>
+      )}
+      {last ? (
+        <span class="muted">
+          {relay.refusals.count} refused ({last.signature}), the last at {last.at}: {last.reason}
+        </span>
       ) : null}
-    </>
+    </div>
   );
 }

@@ -50,7 +50,7 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
   const { store, outbox, dispatcher } = options;
   const problems = settingsProblems(options.eventTypes, options.allowed);
   const view = async (endpoint: WebhookEndpointRecord) =>
-    viewOf(endpoint, await outbox.endpoint(endpoint.id), endpoint.relay ? await store.read((tx) => relayRefusalsOf(tx, endpoint.id)) : undefined);
+    viewOf(endpoint, await outbox.endpoint(endpoint.id), await store.read((tx) => relayRefusalsOf(tx, endpoint.id)));
 
   const found = async (partnerId: string, endpointId: string): Promise<WebhookEndpointRecord> => {
     const endpoint = await store.read((tx) => getEndpoint(tx, partnerId, endpointId));
@@ -84,7 +84,7 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
         description: settings.description ?? null,
         enabledEvents: settings.enabledEvents ?? ['*'],
         secrets: [{ secret, expiresAt: null }],
-        ...(settings.relay ? { relay: relayOf(settings.relay) } : {}),
+        ...(settings.relay ? { relay: relayOf(undefined, settings.relay) } : {}),
         createdAt: now,
         updatedAt: now,
       };
@@ -102,13 +102,13 @@ export function createWebhookEndpointPortal(options: { store: Store; outbox: Web
       const { status, relay, ...changes } = settings;
       const updatedAt = Date.now();
       const { relay: _previous, ...rest } = endpoint;
-      // `relay: null` stops relaying; left out, the relay stays as it is.
-      const relaying = relay === undefined ? endpoint.relay : relay === null ? undefined : relayOf(relay);
+      // `relay: null` forgets its secret (the relay awaits one again); left out, the relay stays as it is.
+      const relaying = relay === undefined ? endpoint.relay : relay === null ? undefined : relayOf(endpoint.relay, relay);
       const updated =
         (await store.write((tx) => {
           const written = updateEndpoint(tx, { ...rest, ...changes, ...(relaying ? { relay: relaying } : {}), updatedAt });
-          // A relay set again (a new secret, most often after refusals) counts its refusals afresh.
-          if (written && relay !== undefined) forgetRelayRefusals(tx, endpointId);
+          // A new secret (most often after refusals), or none, counts its refusals afresh.
+          if (written && (relay === null || relay?.secret !== undefined)) forgetRelayRefusals(tx, endpointId);
           return written;
         })) ?? endpoint;
       await switchTo(updated, status);
@@ -150,7 +150,7 @@ function settingsProblems(eventTypes: readonly string[], allowed: AllowedTargets
       const problem = endpointUrlProblem(settings.url, allowed);
       if (problem) found.push({ in: 'body', field: '/url', ...problem });
     }
-    if (settings.relay && !isSigningSecret(settings.relay.secret)) {
+    if (settings.relay?.secret !== undefined && !isSigningSecret(settings.relay.secret)) {
       found.push({ in: 'body', field: '/relay/secret', code: 'E_PATTERN', message: 'Not a signing secret: give the whsec_ secret the sandbox shows for this URL, whole.' });
     }
     settings.enabledEvents?.forEach((type, index) => {
@@ -171,7 +171,7 @@ function viewOf(endpoint: WebhookEndpointRecord, { disabled }: EndpointState, re
     status: disabled ? 'disabled' : 'enabled',
     disabled: disabled ? { at: iso(disabled.at), reason: disabled.reason, failedEventId: disabled.failedEventId } : null,
     secretRotation: previous ? { previousSecretExpiresAt: iso(previous.expiresAt as number) } : null,
-    relay: endpoint.relay ? { url: relayPath(endpoint.id), signWith: endpoint.relay.signWith, refusals: refusalsView(refusals) } : null,
+    relay: { url: relayPath(endpoint.id), state: endpoint.relay?.secret ? 'relaying' : 'awaiting-secret', signWith: endpoint.relay?.signWith ?? 'endpoint', refusals: refusalsView(refusals) },
     createdAt: iso(endpoint.createdAt),
     updatedAt: iso(endpoint.updatedAt),
   };
@@ -182,8 +182,10 @@ function refusalsView(refusals: RelayRefusals | undefined): AdminSchemas['RelayR
   return { count: refusals?.count ?? 0, last: last ? { at: iso(last.at), signature: last.signature, reason: last.reason } : null };
 }
 
-function relayOf(settings: AdminSchemas['WebhookRelaySettings']): WebhookRelayRecord {
-  return { secret: settings.secret, signWith: settings.signWith ?? 'endpoint' };
+/** The relay as `settings` leave it: what they give, over what it was. */
+function relayOf(before: WebhookRelayRecord | undefined, settings: AdminSchemas['WebhookRelaySettings']): WebhookRelayRecord {
+  const secret = settings.secret ?? before?.secret;
+  return { ...(secret === undefined ? {} : { secret }), signWith: settings.signWith ?? before?.signWith ?? 'endpoint' };
 }
 
 /** Where the sandbox sends an endpoint's events; the admin handlers make it absolute (`relay.url`). */

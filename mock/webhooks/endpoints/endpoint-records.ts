@@ -21,8 +21,9 @@ export interface WebhookEndpointRecord {
    */
   secrets: { secret: string; expiresAt: number | null }[];
   /**
-   * Set when the endpoint relays a real sandbox's events (`/_mock/relay/{id}`): the sandbox's secret, which verifies
-   * what arrives, and which secret signs what is forwarded (this endpoint's, or the sandbox's). Absent otherwise.
+   * Its relay of a real sandbox's events (`/_mock/relay/{id}`, which every endpoint has): the sandbox's secret once
+   * given, which verifies what arrives, and which secret signs what is forwarded (this endpoint's, or the
+   * sandbox's). Absent as long as nothing was set: the relay awaits its secret, and signs with the endpoint's.
    */
   relay?: WebhookRelayRecord;
   createdAt: number;
@@ -30,14 +31,15 @@ export interface WebhookEndpointRecord {
 }
 
 export interface WebhookRelayRecord {
-  secret: string;
+  /** Absent until the sandbox's secret is given: the relay refuses what arrives meanwhile. */
+  secret?: string;
   signWith: 'endpoint' | 'upstream';
 }
 
-/** An event the endpoint's relay refused: its signature was missing or did not hold. */
+/** An event the endpoint's relay refused: its signature was missing or did not hold, or it had no secret yet. */
 export interface RelayRefusal {
   at: number;
-  signature: 'missing' | 'invalid';
+  signature: 'missing' | 'invalid' | 'unverifiable';
   reason: string;
 }
 

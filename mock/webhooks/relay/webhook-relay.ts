@@ -71,9 +71,13 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
       const endpoint = await store.read((tx) => getEndpoint(tx, undefined, endpointId));
       if (!endpoint) throw notFound(`webhook endpoint ${endpointId}`);
       const { partnerId } = endpoint;
-      if (!endpoint.relay) {
-        logger.warn({ endpointId }, 'relayed webhook refused: the endpoint does not relay');
-        throw new ApiError(409, 'E_WEBHOOK_RELAY_NOT_CONFIGURED', `Webhook endpoint ${endpointId} does not relay: set relay.secret on it (updateWebhookEndpoint) to the secret the sandbox shows for its relay URL.`);
+      const secret = endpoint.relay?.secret;
+      if (secret === undefined) {
+        const message = `The relay of webhook endpoint ${endpointId} awaits the sandbox's secret: set relay.secret on it (updateWebhookEndpoint) to the secret the sandbox shows for this URL. Until then what arrives is refused.`;
+        logger.warn({ endpointId }, "relayed webhook refused: the relay awaits the sandbox's secret");
+        const counted: RelayRefusal = { at: Date.now(), signature: 'unverifiable', reason: "The relay awaits the sandbox's secret (relay.secret)." };
+        await store.write((tx) => countRelayRefusal(tx, endpointId, counted)).catch((error: unknown) => logger.warn({ endpointId, err: error }, 'relayed webhook refusal not counted'));
+        throw new ApiError(409, 'E_WEBHOOK_RELAY_NOT_CONFIGURED', message);
       }
       const { headers, body } = arriving;
       const eventId = headers['webhook-id'];
@@ -86,7 +90,7 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
         violations: [],
         forwarded: 'refused',
       };
-      const refusal = signatureRefusal(endpoint.relay.secret, arriving);
+      const refusal = signatureRefusal(secret, arriving);
       if (refusal) {
         logger.warn({ endpointId, eventId: verdict.eventId, reason: refusal.message }, 'relayed webhook refused: signature');
         const counted: RelayRefusal = { at: Date.now(), signature: refusal.signature, reason: cut(withoutControls(refusal.message), maxReasonLength) };

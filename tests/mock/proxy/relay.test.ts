@@ -19,7 +19,7 @@ function upstreamOf(url: string) {
 }
 
 /** A webhook endpoint made through a mock's admin API, for the partner of `key`. */
-async function createEndpoint(mock: TestMock, body: Record<string, unknown>, key = sandboxKey): Promise<{ id: string; secret: string; relay: { url: string; signWith: string } | null }> {
+async function createEndpoint(mock: TestMock, body: Record<string, unknown>, key = sandboxKey): Promise<{ id: string; secret: string; relay: { url: string; state: string; signWith: string } }> {
   const created = await mock.call('/_mock/webhook-endpoints', { body, key });
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   return created.json.payload;
@@ -36,14 +36,16 @@ describe('relaying the events of a sandbox that keeps the contract (another mock
     proxy = await startTestMock({ upstream: upstreamOf(sandbox.url), webhookRetryDelaysMs: [20, 20, 20] });
     // The local receiver keeps the secret of the proxy's endpoint, which signs what the relay forwards.
     receiver = await startReceiver(newWebhookSecret(), () => ({ status: 204 }));
-    endpoint = await createEndpoint(proxy, { url: receiver.url, description: 'local receiver' });
+    const created = await createEndpoint(proxy, { url: receiver.url, description: 'local receiver' });
+    endpoint = created;
     receiver.secrets = [endpoint.secret];
-    // The sandbox's portal: its webhook URL is the relay of the proxy's endpoint; the secret it shows goes there.
+    // The order a sandbox's portal asks for: the relay URL first (every endpoint has one), then the secret it shows.
     const relayUrl = `${proxy.url}/_mock/relay/${endpoint.id}`;
-    sandboxSecret = (await createEndpoint(sandbox, { url: relayUrl })).secret;
+    expect(created.relay).toEqual({ url: relayUrl, state: 'awaiting-secret', signWith: 'endpoint', refusals: { count: 0, last: null } });
+    sandboxSecret = (await createEndpoint(sandbox, { url: created.relay.url })).secret;
     const updated = await proxy.call(`/_mock/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', body: { relay: { secret: sandboxSecret } } });
     expect(updated.status, JSON.stringify(updated.json)).toBe(200);
-    expect(updated.json.payload.relay).toEqual({ url: relayUrl, signWith: 'endpoint', refusals: { count: 0, last: null } });
+    expect(updated.json.payload.relay).toEqual({ url: relayUrl, state: 'relaying', signWith: 'endpoint', refusals: { count: 0, last: null } });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -102,7 +104,7 @@ describe('relaying the events of a sandbox that keeps the contract (another mock
     const forged = await sendToRelay(proxy, endpoint.id, completedEvent('evt_refusedbyrelay000000000'), { secret: newWebhookSecret() });
     expect(forged.status).toBe(401);
     const report = await proxyViolationsReport(proxy.url, { since, apiKey: sandboxKey });
-    expect(report).toMatch(new RegExp(`\\n\\nThe relay of ${endpoint.id} refused 1 event\\(s\\) since its relay was set \\(signature invalid\\), the last at \\S+: No signature .* relay\\.secret$`));
+    expect(report).toMatch(new RegExp(`\\n\\nThe relay of ${endpoint.id} refused 1 event\\(s\\) since its secret was set \\(signature invalid\\), the last at \\S+: No signature .* relay\\.secret$`));
     // Without the partner's key, or for a run that started after it, the report has no such line.
     expect(await proxyViolationsReport(proxy.url, { since })).not.toMatch(/refused/);
     expect(await proxyViolationsReport(proxy.url, { since: new Date(Date.now() + 60_000).toISOString(), apiKey: sandboxKey })).not.toMatch(/refused/);
@@ -199,12 +201,20 @@ describe('relaying the events of a sandbox that gets them wrong', () => {
     expect(await proxyViolationsReport(proxy.url, { adminToken: 'relay-admin-token' })).toBeUndefined();
   });
 
-  it('answers 404 for an endpoint that does not exist and 409 for one that does not relay', async () => {
+  it("answers 404 for an endpoint that does not exist, and 409 saying so for one whose relay awaits the sandbox's secret, counting it", async () => {
     const missing = await proxy.call('/_mock/relay/we_3fTq8ZmP1xLk6VbN9cRw2HsD', { rawBody: JSON.stringify(completed(eventId())), key: null });
     expect([missing.status, missing.json.error.code]).toEqual([404, 'E_NOT_FOUND']);
     const plain = await proxy.call('/_mock/webhook-endpoints', { body: { url: receiver.url }, headers: { 'x-mock-admin-token': 'relay-admin-token' } });
     const notRelaying = await proxy.call(`/_mock/relay/${plain.json.payload.id as string}`, { rawBody: JSON.stringify(completed(eventId())), key: null });
     expect([notRelaying.status, notRelaying.json.error.code]).toEqual([409, 'E_WEBHOOK_RELAY_NOT_CONFIGURED']);
+    expect(notRelaying.json.error.message).toMatch(/awaits the sandbox's secret: set relay\.secret/);
+    const view = await proxy.call(`/_mock/webhook-endpoints/${plain.json.payload.id as string}`, { headers: { 'x-mock-admin-token': 'relay-admin-token' } });
+    expect(view.json.payload.relay).toMatchObject({ state: 'awaiting-secret', refusals: { count: 1, last: { signature: 'unverifiable' } } });
+    // Given its secret afterwards ({} first: nothing changes), it relays, its count afresh.
+    const path = `/_mock/webhook-endpoints/${plain.json.payload.id as string}`;
+    expect((await proxy.call(path, { method: 'PATCH', body: { relay: {} }, headers: { 'x-mock-admin-token': 'relay-admin-token' } })).json.payload.relay.state).toBe('awaiting-secret');
+    const set = await proxy.call(path, { method: 'PATCH', body: { relay: { secret: sandboxSecret } }, headers: { 'x-mock-admin-token': 'relay-admin-token' } });
+    expect(set.json.payload.relay).toMatchObject({ state: 'relaying', signWith: 'endpoint', refusals: { count: 0 } });
     // The other admin routes still want the token.
     expect((await proxy.call('/_mock/requests', { key: null })).status).toBe(401);
     await expectCleanJournal(proxy);
