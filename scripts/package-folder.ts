@@ -11,7 +11,12 @@ export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface KitManifest {
   dependencies: Record<string, string>;
-  engines: Record<string, string>;
+  /**
+   * The Node the kit runs on (`devEngines.runtime.version`, npm's field for a project's own runtime): what its
+   * packages that run on Node require, and the floor `.ci/on-node.cjs` holds a script's Node to. `onFail: ignore`,
+   * since on an older Node every script still runs, on the pinned one (so `npm ci` there warns of nothing).
+   */
+  devEngines: { runtime: { name: 'node'; version: string } };
 }
 
 export async function readKit(): Promise<{ kit: KitManifest; contractVersion: string }> {

@@ -53,13 +53,14 @@ async function main(invocation: Invocation): Promise<void> {
   }
   // Shown whatever the level (but silent): it says where the mock listens, which launchers read (with --port 0).
   const announcer = config.logLevel === 'silent' ? logger : logger.child({}, { level: 'info' });
+  const shown = asPeopleWriteIt(mock.url);
   announcer.info(
     {
       url: mock.url,
       environment: config.environment,
       store: maskStoreUrl(mock.store.description),
-      docs: `${mock.url}/docs`,
-      console: `${mock.url}/_mock/console`,
+      docs: `${shown}/docs`,
+      console: `${shown}/_mock/console`,
       webhookUrl: config.webhookUrl === undefined ? null : maskEndpointUrl(config.webhookUrl),
       upstream: config.upstream === undefined ? null : maskEndpointUrl(config.upstream.url),
       formationTimeline: config.formationTimeline,
@@ -67,7 +68,7 @@ async function main(invocation: Invocation): Promise<void> {
       // Since the process started: module loading included.
       startupMs: Math.round(performance.now()),
     },
-    `Partner Formation API mock (${config.environment}) listening on ${mock.url} (console: ${mock.url}/_mock/console)`,
+    `Partner Formation API mock (${config.environment}) listening on ${shown} (console: ${shown}/_mock/console)`,
   );
   // Listening on an address other machines reach (0.0.0.0, a LAN address): the admin guard then refuses them.
   if (mock.adminToken === undefined && !/^(127\.|::1$|localhost$)/i.test(config.host)) {
@@ -98,6 +99,14 @@ async function main(invocation: Invocation): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   if (process.send) answerTheParent(mock, logger, () => stop('its parent process exited'));
+}
+
+/**
+ * The URL as the README and a browser write it: `localhost` for the loopback address the mock listens on by default
+ * (`url` in the start line keeps the address itself, for launchers).
+ */
+function asPeopleWriteIt(url: string): string {
+  return url.replace(/^http:\/\/127\.0\.0\.1:/, 'http://localhost:');
 }
 
 /**

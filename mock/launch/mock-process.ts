@@ -169,7 +169,8 @@ interface StartLine {
  */
 function startLine(line: string): StartLine | undefined {
   if (!line.startsWith('{')) {
-    const url = /\] INFO: .* listening on (http:\/\/\S+)/.exec(line)?.[1];
+    // The address itself is among the fields (`url`); the message writes the loopback address as localhost.
+    const url = /\] INFO: .* listening on http:\/\/\S+/.test(line) ? /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1] : undefined;
     const startupMs = /"startupMs":(\d+)/.exec(line)?.[1];
     return url === undefined ? undefined : { url, startupMs: startupMs === undefined ? undefined : Number(startupMs) };
   }

@@ -17,7 +17,7 @@ const served = ['generated/openapi.json', 'generated/docs/index.html', 'generate
 export async function buildMockPackage(): Promise<string> {
   const { kit, contractVersion } = await readKit();
   // Thrown here, at build time, if the package's Node check could not read the range it is shipped with.
-  readRange(kit.engines.node ?? '');
+  readRange(kit.devEngines.runtime.version);
   await rm(out, { recursive: true, force: true });
   // The same bundle as `npm start` runs (scripts/build-mock.mjs), from the package's entry, written into the package.
   execFileSync(process.execPath, [join(root, 'scripts', 'build-mock.mjs'), '--outdir', join(out, 'dist'), '--entry', join('mock', 'package', 'main.ts')], { cwd: root, stdio: 'inherit' });
@@ -40,7 +40,7 @@ export async function buildMockPackage(): Promise<string> {
     type: 'module',
     bin: { 'partner-formation-mock': './bin/partner-formation-mock.mjs' },
     files: ['bin', 'dist', 'generated', 'CHANGELOG.md', 'README.md'],
-    engines: kit.engines,
+    engines: { node: kit.devEngines.runtime.version },
     dependencies: kit.dependencies,
   });
 }

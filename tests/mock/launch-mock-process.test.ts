@@ -47,7 +47,7 @@ describe('the mock launcher shared by the suite, the runners and the benchmark',
     const log = await readFile(mock.logFile, 'utf8');
     expect(log).toContain('listening');
     // The start line says where the console is.
-    expect(log).toContain(`(console: ${mock.url}/_mock/console)`);
+    expect(log).toContain(`(console: ${mock.url.replace('127.0.0.1', 'localhost')}/_mock/console)`);
   });
 
   it("ignores the mock's own variables in the caller's environment: the launcher's arguments decide", async () => {

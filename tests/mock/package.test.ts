@@ -114,7 +114,7 @@ it("logs readable lines in the terminal's format, through its own pino-pretty (f
   try {
     const deadline = Date.now() + 120_000;
     while (!/listening on/.test(printed) && Date.now() < deadline && pretty.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(printed).toMatch(/\] INFO: Partner Formation API mock \(sandbox\) listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(printed).toMatch(/\] INFO: Partner Formation API mock \(sandbox\) listening on http:\/\/localhost:\d+ \(console: http:\/\/localhost:\d+\/_mock\/console\)/);
   } finally {
     if (pretty.pid !== undefined && pretty.exitCode === null) {
       const exited = new Promise((resolve) => pretty.once('exit', resolve));

@@ -377,8 +377,9 @@ describe('the built mock', () => {
     const deadline = Date.now() + 15_000;
     while (!/whsec_/.test(stdout) && Date.now() < deadline && started.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
     // Formatted by a worker thread, and out before anything printed after it.
-    expect(stdout, stdout).toMatch(/^\[[\d:.]+\] INFO: Partner Formation API mock \(sandbox\) listening on (http:\/\/127\.0\.0\.1:\d+) .*\nWebhook signing secret/);
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] as string;
+    // At localhost, as the README writes it and a browser opens it: the address it listens on is its own.
+    expect(stdout, stdout).toMatch(/^\[[\d:.]+\] INFO: Partner Formation API mock \(sandbox\) listening on (http:\/\/localhost:\d+) .*\nWebhook signing secret/);
+    const url = /listening on (http:\/\/localhost:\d+)/.exec(stdout)?.[1] as string;
     expect((await fetch(`${url}/v1/partner/reference/states?limit=1`, { headers: { authorization: sandboxKey, 'x-request-id': 'req_pretty' } })).status).toBe(200);
     started.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -14,8 +14,8 @@ describe('supportsNode', () => {
   });
 
   it('reads the kit\'s own engines range, which the package is built with', () => {
-    expect(() => readRange(kit.engines.node)).not.toThrow();
-    expect(supportsNode(kit.engines.node, process.versions.node)).toBe(true);
+    expect(() => readRange(kit.devEngines.runtime.version)).not.toThrow();
+    expect(supportsNode(kit.devEngines.runtime.version, process.versions.node)).toBe(true);
   });
 
   it('refuses to read a comparator it would have to guess at', () => {
