@@ -48,7 +48,9 @@ const env = Object.assign({}, process.env);
 if (!supported(process.versions.node)) {
   const bin = pinnedNodeDirectory();
   env.PATH = `${bin}${path.delimiter}${env.PATH || ''}`;
-  process.stderr.write(`on-node: Node ${process.version} is older than ${floor.join('.')}: running on the pinned Node ${spawnSync(path.join(bin, 'node'), ['-v']).stdout.toString().trim()} (.ci/node)\n`);
+  // Its version from its package, not from starting it: a start of Node is a tenth of npm start's own.
+  const pinned = require(path.join(bin, '..', 'package.json')).version;
+  process.stderr.write(`on-node: Node ${process.version} is older than ${floor.join('.')}: running on the pinned Node v${pinned} (.ci/node)\n`);
 } else {
   // The Node running this first on PATH, so that the command's `node` is the one that was checked.
   env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH || ''}`;
