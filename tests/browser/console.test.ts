@@ -1,9 +1,12 @@
 /**
  * The console (`/_mock/console`) as a team uses it, in real Chromium: requests appear live and open whole; a
  * formation completes from the console, and its webhooks show with their payloads and attempts; an event is
- * redelivered; a document's PDF opens; a forced 409 armed from the console answers the next create and shows as
- * forced; Try sends a request made from the contract. Every view passes axe with no serious or critical violation,
- * loads nothing from outside the mock, logs no error, and is kept as a screenshot (CONSOLE_SCREENSHOTS, default
+ * redelivered; a document's PDF opens, at localhost as at 127.0.0.1; a forced 409 armed from the console answers the
+ * next create and shows as forced; Try sends a request made from the contract. Every view follows the mock with no
+ * click (a formation moved by the API, a fault used up, a redelivery's outcome), hides the console's own calls
+ * unless asked, and shows an endpoint's relay URL before its secret. Every view passes axe with no serious or
+ * critical violation at 1280 and 1920 px, reads there without cutting what marks a request, loads nothing from
+ * outside the mock, logs no error, and is kept as a screenshot at both widths (CONSOLE_SCREENSHOTS, default
  * .build/test-artifacts/console/).
  */
 import { execFileSync } from 'node:child_process';
@@ -12,11 +15,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany, createCustomer, customerBody, eventually, llcBody, newIdempotencyKey } from '../mock/support/http-fixtures.ts';
+import { createCompany, createCustomer, customerBody, eventually, llcBody, newIdempotencyKey, simulate } from '../mock/support/http-fixtures.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../mock/support/mock-harness.ts';
-import { createEndpoint } from '../mock/portal/support.ts';
+import { completedFormation, createEndpoint } from '../mock/portal/support.ts';
 import { startReceiver, type Receiver } from '../mock/webhooks/support/receiver.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, problemsOf } from './chromium.ts';
 
 const screenshots = process.env.CONSOLE_SCREENSHOTS ?? join('.build', 'test-artifacts', 'console');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -70,11 +73,23 @@ async function seriousViolations(): Promise<string[]> {
   return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
+/** The widths a view must read at: a laptop's, and a desktop's. */
+const widths = [1280, 1920];
+
+/** At each width: a screenshot (`NAME-WIDTH.png`), axe, and nothing gone wrong in the page; back at 1280. */
 async function checkView(name: string): Promise<void> {
-  await page.screenshot({ path: join(screenshots, `${name}.png`) });
-  expect(await seriousViolations(), `axe on ${name}`).toEqual([]);
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: join(screenshots, `${name}-${width}.png`) });
+    expect(await seriousViolations(), `axe on ${name} at ${width} px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: widths[0] as number, height: 900 });
   expect(problems).toEqual([]);
 }
+
+/** Whether an element shows all it holds: nothing of it cut off at its edge (an ellipsis). */
+const showsWhole = (locator: ReturnType<Page['locator']>) => locator.evaluate((element) => element.scrollWidth <= element.clientWidth + 1);
 
 describe('the console', () => {
   let companyId: string;
@@ -150,6 +165,10 @@ describe('the console', () => {
     const row = page.locator(`.row.entry[data-request-id="${refused.headers.get('x-request-id')}"]`);
     await expect.poll(() => row.textContent()).toContain('forced');
     expect(await row.textContent()).toContain('409');
+    // At 1280 px, with a request open beside the list, what marks it reads whole: its operation, tag and code.
+    await row.click();
+    expect(await showsWhole(row.locator('.operation')), await row.locator('.operation').textContent() ?? '').toBe(true);
+    expect(await row.locator('.operation').textContent()).toMatch(/createCompany.*forced.*E_IDEMPOTENCY_KEY_REUSED|createCompany.*forced.*E_/);
   });
 
   it('sends an operation from a form made from its contract, and shows the answer with its headers', async () => {
@@ -162,6 +181,124 @@ describe('the console', () => {
     expect(await answer.textContent()).toContain('idempotent-replayed');
     expect(await answer.locator('.status').textContent()).toBe('200');
     await checkView('try');
+  });
+});
+
+/** Opens a company in the Customers and companies view: its button, under its customer (names repeat). */
+async function openCompany(on: Page, company: { name: string; serviceCustomerId: string }): Promise<void> {
+  await on.locator('ul.customers > li', { hasText: company.serviceCustomerId }).getByRole('button', { name: company.name }).click();
+}
+
+describe('the console following the mock', () => {
+  it("shows a company's status as the API moves it, without a click, and turns its controls off once it is final", async () => {
+    const customer = await createCustomer(mock);
+    const company = await createCompany(mock, llcBody(customer.serviceCustomerId));
+    await show('Customers and companies');
+    await openCompany(page, company);
+    const facts = page.locator('.facts');
+    await expect.poll(() => facts.textContent()).toContain('PENDING');
+    expect((await simulate(mock, company.serviceCompanyId, { target: 'NEXT' })).status).toBe(200);
+    await expect.poll(() => facts.textContent(), { timeout: 10_000 }).toContain('SUBMITTED');
+    expect((await simulate(mock, company.serviceCompanyId, { target: 'COMPLETED' })).status).toBe(200);
+    await expect.poll(() => facts.textContent(), { timeout: 10_000 }).toContain('COMPLETED');
+    expect(await page.getByRole('button', { name: 'Advance one step' }).isDisabled()).toBe(true);
+    // Its documents come with it, and its status in the customers' list too.
+    await expect.poll(() => page.getByRole('button', { name: 'Show PDF' }).count(), { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => page.locator('ul.customers > li', { hasText: company.serviceCustomerId }).locator('.companies li').textContent()).toContain('COMPLETED');
+  });
+
+  it("counts a fault down as requests use it, to nothing, without a click", async () => {
+    await show('Scenarios and settings');
+    const form = page.getByRole('form', { name: 'Arm a forced answer' });
+    await form.getByLabel('Operation').selectOption('listStates');
+    await form.getByLabel('Delay (ms)').fill('1');
+    await form.getByLabel('Next calls').fill('2');
+    await form.getByRole('button', { name: 'Arm' }).click();
+    const armed = page.locator('table.grid tbody tr', { hasText: 'listStates' });
+    await expect.poll(() => armed.textContent()).toContain('2');
+    await mock.call('/v1/partner/reference/states?limit=1');
+    await expect.poll(() => armed.locator('td').nth(3).textContent(), { timeout: 10_000 }).toBe('1');
+    await mock.call('/v1/partner/reference/states?limit=1');
+    await expect.poll(() => armed.count(), { timeout: 10_000 }).toBe(0);
+  });
+
+  it("shows a redelivery's outcome as it happens, without a click", async () => {
+    await show('Webhooks');
+    const events = page.getByRole('region', { name: 'Events' });
+    const event = events.locator('li', { has: page.locator('summary', { hasText: 'company.formation.submitted' }) }).first();
+    await event.locator('summary').click();
+    const attempts = event.locator('table tbody tr');
+    await expect.poll(() => attempts.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    const before = await attempts.count();
+    await event.getByRole('button', { name: 'Redeliver' }).first().click();
+    await expect.poll(() => attempts.count(), { timeout: 10_000 }).toBe(before + 1);
+    await expect.poll(() => attempts.last().textContent()).toContain('delivered');
+    await expect.poll(() => event.locator('summary').textContent()).toContain(': delivered');
+  });
+
+  it('shows an endpoint\'s relay URL before the sandbox\'s secret is set, and takes the secret there', async () => {
+    const other = await createEndpoint(mock, sandboxKey, { url: receiver.url, description: 'to relay a sandbox' });
+    await show('Webhooks');
+    const row = page.locator('table.endpoints tbody tr', { hasText: other.id });
+    await expect.poll(() => row.textContent()).toContain(`${mock.url}/_mock/relay/${other.id}`);
+    const secretForm = row.getByRole('form', { name: `The sandbox's secret for ${other.id}` });
+    await secretForm.getByLabel("The sandbox's secret for it").fill('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+    await secretForm.getByRole('button', { name: 'Set' }).click();
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('relaying');
+  });
+
+  it("lists what the partner's app sent, the console's own calls only when asked, marked", async () => {
+    await show('Requests');
+    const sent = await mock.call('/v1/partner/customers?limit=3');
+    const rows = page.locator('.row.entry');
+    await expect.poll(() => page.locator(`.row.entry[data-request-id="${sent.headers.get('x-request-id')}"]`).count()).toBe(1);
+    // The views above read through the console's own calls: none of them is listed.
+    expect(await rows.filter({ hasText: 'console' }).count()).toBe(0);
+    expect(await rows.filter({ hasText: 'getCompany' }).count()).toBe(0);
+    await page.getByLabel("The console's own calls").check();
+    await expect.poll(() => rows.filter({ hasText: 'getCompany' }).count()).toBeGreaterThan(0);
+    expect(await rows.filter({ hasText: 'getCompany' }).first().locator('.tag-tool').textContent()).toBe('console');
+    await page.getByLabel("The console's own calls").uncheck();
+    await expect.poll(() => rows.filter({ hasText: 'getCompany' }).count()).toBe(0);
+  });
+
+  it('forces an in-progress 409 from Try, with the Retry-After the real one sends', async () => {
+    await show('Try');
+    await page.getByLabel('Operation').selectOption('createCustomer');
+    await page.getByLabel('Answer with (Prefer)').selectOption({ label: '409 — idempotencyKeyInProgress' });
+    await page.getByRole('button', { name: 'Send' }).click();
+    const answer = page.getByRole('region', { name: 'Answer' });
+    await expect.poll(() => answer.locator('.status').textContent()).toBe('409');
+    expect(await answer.locator('table.headers').textContent()).toMatch(/retry-after\s*1/);
+    expect(await answer.textContent()).toContain('E_IDEMPOTENCY_KEY_IN_PROGRESS');
+  });
+});
+
+describe('a document shown at the host the page came from', () => {
+  it.each(['localhost', '127.0.0.1'])('opens the PDF in the page at %s', async (host) => {
+    const origin = `http://${host}:${new URL(mock.url).port}`;
+    const companyId = await completedFormation(mock, sandboxKey);
+    const own = await browser.newPage();
+    const seen = problemsOf(own, origin);
+    try {
+      await own.goto(`${origin}/_mock/console#/formations`);
+      await own.getByLabel('Partner API key').fill(sandboxKey);
+      await own.getByRole('button', { name: 'Use' }).click();
+      await openCompany(own, (await mock.call(`/v1/partner/companies/${companyId}`)).json.payload);
+      await expect.poll(() => own.getByRole('button', { name: 'Show PDF' }).count(), { timeout: 10_000 }).toBe(3);
+      const pdf = own.waitForResponse((response) => response.url().startsWith(`${origin}/v1/partner/companies/${companyId}/documents/`) && response.headers()['content-type'] === 'application/pdf');
+      await own.getByRole('button', { name: 'Show PDF' }).first().click();
+      expect((await pdf).status()).toBe(200);
+      const frame = own.locator('figure.pdf iframe');
+      expect(await frame.getAttribute('src')).toMatch(new RegExp(`^${origin.replaceAll('.', '\\.')}/`));
+      await own.waitForTimeout(300);
+      // Headless Chromium has no PDF viewer: it takes the frame's document as a download, which ends the frame's
+      // load as aborted. Refused by the page's policy, the frame would never have asked (a console error says so).
+      const pdfDownloaded = (problem: string) => problem.startsWith(`failed: ${origin}/v1/partner/companies/${companyId}/documents/`) && problem.endsWith('(net::ERR_ABORTED)');
+      expect(seen.filter((problem) => !pdfDownloaded(problem)), 'nothing refused, framing included').toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });
 
@@ -178,6 +315,9 @@ async function sendMany(count: number, concurrency = 16): Promise<void> {
   );
 }
 
+/** The height of a request's row in the list (two lines: console.css). */
+const rowHeight = 46;
+
 describe('the request list', () => {
   it('holds 10 000 entries streamed in while rendering only those in view, and keeps the rows in view where they are as more come', async () => {
     await show('Requests');
@@ -191,12 +331,12 @@ describe('the request list', () => {
     expect(await page.locator('.row.entry').count()).toBeLessThan(60);
     // Scrolled down: row 20 in view, a little below the top.
     await list.evaluate((element) => (element.scrollTop = 600));
-    const watched = page.locator(`[role=listitem][style*="top: ${20 * 34}px"] .row.entry`);
+    const watched = page.locator(`[role=listitem][style*="top: ${20 * rowHeight}px"] .row.entry`);
     const requestId = await watched.getAttribute('data-request-id');
     const box = await watched.boundingBox();
     expect(box).not.toBeNull();
     for (let sent = 0; sent < 5; sent += 1) await mock.call('/v1/partner/customers');
-    await eventually(async () => (await list.evaluate((element) => element.scrollTop)) >= 600 + 5 * 34 || undefined, 10_000, 'the list to move with the five new rows');
+    await eventually(async () => (await list.evaluate((element) => element.scrollTop)) >= 600 + 5 * rowHeight || undefined, 10_000, 'the list to move with the five new rows');
     expect(await page.locator(`.row.entry[data-request-id="${requestId}"]`).boundingBox({ timeout: 5_000 })).toEqual(box);
     // Ten thousand requests sent and rendered: what it checks is the list, not the machine's speed.
   }, 120_000);

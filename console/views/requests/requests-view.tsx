@@ -11,7 +11,8 @@ import { EntryRow } from './entry-row.tsx';
 import { noFilters, RequestFilters, queryOf, type Filters } from './request-filters.tsx';
 import { maxEntries, useRequestList } from './request-list.ts';
 
-const rowHeight = 34;
+/** Two lines (console.css): what was asked, then what marks it. */
+const rowHeight = 46;
 
 export function RequestsView() {
   const [filters, setFilters] = useState<Filters>(noFilters);
@@ -31,14 +32,6 @@ export function RequestsView() {
       >
         <RequestFilters filters={filters} onFilters={setFilters} />
         {list.problem ? <Notice kind="error">{list.problem}</Notice> : null}
-        <div class="row row-head" aria-hidden="true">
-          <span>Time</span>
-          <span>Status</span>
-          <span>Request</span>
-          <span>Operation</span>
-          <span>Partner</span>
-          <span>ms</span>
-        </div>
         <VirtualRows
           label="Requests, newest first"
           rows={list.rows}
