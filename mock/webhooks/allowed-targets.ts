@@ -11,7 +11,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 
 export interface AllowedTargets {
   /** The list as given, for messages. */
@@ -75,15 +75,17 @@ export function allowedTargets(raw: string): AllowedTargets {
     });
   };
   // Made at the first delivery: the configuration parses the list to check it, and that makes no connection pool.
-  let agent: Agent | undefined;
+  // undici itself is loaded then too: a quarter of a second of a start that does not deliver with it.
+  let client: Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> | undefined;
 
   const guardedFetch = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : input);
     // An address in the URL is never looked up: it is checked here, before anything is sent.
     const problem = hostProblem(url.hostname);
     if (problem) throw new TypeError('not sent', { cause: new Error(problem) });
-    agent ??= new Agent({ connect: { lookup: lookup as never } });
-    return (await undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
+    client ??= import('undici').then(({ Agent: AgentClass, fetch: undiciFetch }) => ({ agent: new AgentClass({ connect: { lookup: lookup as never } }), fetch: undiciFetch }));
+    const { agent, fetch: connectedFetch } = await client;
+    return (await connectedFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
   }) as typeof fetch;
 
   return { listed, hostProblem, fetch: guardedFetch };
