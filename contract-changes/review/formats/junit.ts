@@ -5,6 +5,7 @@
  */
 import type { Review, ReviewedChange } from '../review.ts';
 import { appliesTo, changeText, placeText, titleOf } from '../../entries.ts';
+import { changeTrafficTexts, groupText } from './traffic-words.ts';
 import { actionNames, verdictSentence } from './words.ts';
 
 interface Case {
@@ -34,6 +35,7 @@ export function formatJunit(review: Review): string {
       classname: `${finding.tool} ${finding.rule}`, name: `${finding.file}:${finding.line} ${finding.message}`, file: finding.file, line: finding.line,
       failure: { message: finding.message, text: `${finding.severity} ${finding.tool} ${finding.rule} at ${finding.file}:${finding.line}` },
     }))],
+    ...trafficSuites(review),
     ['examples that no longer validate', review.examples.map((failure) => ({
       classname: appliesTo(failure.uses), name: placeText(failure.place), file: failure.place.file, line: failure.place.line,
       failure: { message: failure.problems[0] ?? 'no longer valid', text: failure.problems.join('\n') },
@@ -58,6 +60,29 @@ export function formatJunit(review: Review): string {
   }
   lines.push('</testsuites>');
   return lines.join('\n');
+}
+
+/**
+ * Recorded traffic (`--traffic FILE`): a failing case per change that refuses recorded requests or no longer allows
+ * recorded answers, a passing one per other change it says something of; what failed the base already as passing
+ * cases, said but not blamed on the change.
+ */
+function trafficSuites(review: Review): [string, Case[]][] {
+  const { traffic } = review;
+  if (traffic === undefined) return [];
+  const ofChanges = review.changes.flatMap((change): Case[] => {
+    const texts = changeTrafficTexts(review, change);
+    if (texts.length === 0) return [];
+    const lines = traffic.byChange.get(change)?.lines ?? [];
+    const refused = lines.some((line) => line.kind !== 'carries');
+    const text = `${texts.join('\n')}\nat ${placeText(change.place)}`;
+    return [{ ...testCase(change), ...(refused ? { failure: { message: texts[0]!, text } } : { output: text }) }];
+  });
+  const failedBase = [...traffic.unexplained.map((group) => ({ group, failing: true })), ...traffic.failedBase.map((group) => ({ group, failing: false }))].map(({ group, failing }): Case => ({
+    classname: group.operationId ?? 'no operation', name: groupText(group), file: group.example.file, line: 1,
+    ...(failing ? { failure: { message: `refused by the proposal, no single change explains it: ${groupText(group)}`, text: groupText(group) } } : { output: `failing the base contract already: ${groupText(group)}` }),
+  }));
+  return [['recorded traffic', [...ofChanges, ...failedBase]]];
 }
 
 /** A change as a test case: named by what it did, classed by where it applies. */
