@@ -111,7 +111,7 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main', 
       lint: await lint,
       examples: placeExamples(examples, prepared.working, placeOf),
       operations: operationViews(entries, prepared.before, prepared.working),
-      ...(traffic === undefined ? {} : { traffic: reviewTraffic(traffic, { base: before, proposed: working, prepared: { before: prepared.before, after: prepared.working } }, entries).review }),
+      ...(traffic === undefined ? {} : { traffic: reviewTraffic(traffic, { base: { bundled: before, prepared: prepared.before }, proposed: { bundled: working, prepared: prepared.working, projectRoot, placeOf } }, entries) }),
     };
   } finally {
     await checkout.remove();

@@ -73,9 +73,19 @@ function guarded(check: () => SideVerdict): SideVerdict {
   }
 }
 
+/**
+ * How a recording shows a credential it masked (mock/journal/captured-message.ts, contract-model/credentials.ts): a
+ * value named as a credential as `[masked]`, a key as `dk_test_…wxyz`. What held one is not what was sent: a download
+ * URL's signature, a key pasted into a path, a request id made of a secret.
+ */
+const maskedCredential = /\[masked\]|dk_(?:test|live)_…/;
+
 function checkRequest(exchange: TrafficExchange, operation: ContractOperation, pathParams: Record<string, string>, validate: ReturnType<typeof compileRequestValidator>, maxBodyBytes: number): SideVerdict {
   const { request } = exchange;
   if (request.queryTruncated) return unchecked('its query was cut when recorded');
+  if (maskedCredential.test(request.path) || maskedCredential.test(request.query) || Object.values(request.headers).some((value) => maskedCredential.test(value))) {
+    return unchecked('a credential in its path, query or headers was masked when recorded');
+  }
   const body = operation.requestBody === undefined ? { kind: 'none' as const } : readBody(request, maxBodyBytes);
   if (body.kind === 'unchecked') return body;
   if (body.kind === 'refused') return fails([body.problem]);

@@ -8,7 +8,7 @@
 import type { OperationView, Review, ReviewedChange, Use, ViewLine } from '../review.ts';
 import { appliesTo, placeText, titleOf, type Place, type Renderer } from '../../entries.ts';
 import { sharedEnds, sideBySide, type Row } from '../side-by-side.ts';
-import { changeTrafficTexts, groupText, newlyFailingText, notCheckedText, trafficSourcesText } from './traffic-words.ts';
+import { changeTrafficTexts, documentationHeading, groupText, hasDocumentation, newlyFailingText, notCheckedText, patchText, trafficSourcesText } from './traffic-words.ts';
 import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface HtmlOptions {
@@ -104,6 +104,11 @@ function trafficSection({ traffic }: Review): string[] {
   body.push(traffic.failedBase.length === 0 ? '<p>Failing the base contract already: none.</p>' : `<p>Failing the base contract already (not blamed on this change):</p>${list(traffic.failedBase)}`);
   const unchecked = notCheckedText(traffic);
   if (unchecked !== undefined) body.push(`<p>${escape(unchecked)}</p>`);
+  if (hasDocumentation(traffic)) {
+    const items = [...traffic.documentation.patches.map(patchText), ...traffic.documentation.unplaced];
+    body.push(`<h2>${escape(documentationHeading)}</h2>`, `<ul>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>`);
+    if (traffic.documentation.diff !== '') body.push('<p>The smallest change to <code>openapi/</code> that would document it, for a designer to apply (<code>git apply</code>) or not:</p>', `<pre class="diff">${escape(traffic.documentation.diff)}</pre>`);
+  }
   return body;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Review, ReviewedChange } from '../review.ts';
 import { appliesTo, changeText, placeText, titleOf } from '../../entries.ts';
-import { changeTrafficTexts, groupText } from './traffic-words.ts';
+import { changeTrafficTexts, documentationHeading, groupText, patchText } from './traffic-words.ts';
 import { actionNames, verdictSentence } from './words.ts';
 
 interface Case {
@@ -82,7 +82,10 @@ function trafficSuites(review: Review): [string, Case[]][] {
     classname: group.operationId ?? 'no operation', name: groupText(group), file: group.example.file, line: 1,
     ...(failing ? { failure: { message: `refused by the proposal, no single change explains it: ${groupText(group)}`, text: groupText(group) } } : { output: `failing the base contract already: ${groupText(group)}` }),
   }));
-  return [['recorded traffic', [...ofChanges, ...failedBase]]];
+  const documentation = traffic.documentation.patches.map((patch): Case => ({
+    classname: patch.operations.join(', '), name: patch.what, file: patch.place.file, line: patch.place.line, output: `${patchText(patch)}\nto document it, add:\n${patch.lines.join('\n')}`,
+  }));
+  return [['recorded traffic', [...ofChanges, ...failedBase]], ...(documentation.length === 0 ? [] : [[documentationHeading, documentation] as [string, Case[]]])];
 }
 
 /** A change as a test case: named by what it did, classed by where it applies. */

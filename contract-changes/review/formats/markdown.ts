@@ -1,7 +1,7 @@
 /** The review as Markdown, fit for a pull-request comment (GitHub and GitLab render it alike). */
 import type { Review, ReviewedChange } from '../review.ts';
 import { appliesTo, placeText, statementWithWhy, titleOf, type Place } from '../../entries.ts';
-import { changeTrafficTexts, groupText, newlyFailingText, notCheckedText, trafficSourcesText } from './traffic-words.ts';
+import { changeTrafficTexts, documentationHeading, groupText, hasDocumentation, newlyFailingText, notCheckedText, patchText, trafficSourcesText } from './traffic-words.ts';
 import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface MarkdownOptions {
@@ -66,6 +66,10 @@ function trafficSection({ traffic }: Review): string[] {
   if (traffic.failedBase.length > 0) lines.push('', ...traffic.failedBase.slice(0, maxListed).map((group) => `- ${escape(groupText(group))}`));
   const unchecked = notCheckedText(traffic);
   if (unchecked !== undefined) lines.push('', escape(unchecked));
+  if (hasDocumentation(traffic)) {
+    lines.push('', `### ${documentationHeading}`, '', ...traffic.documentation.patches.map((patch) => `- ${escape(patchText(patch))}`), ...traffic.documentation.unplaced.map((text) => `- ${escape(text)}`));
+    if (traffic.documentation.diff !== '') lines.push('', 'The smallest change to `openapi/` that would document it, for a designer to apply (`git apply`) or not:', '', '```diff', traffic.documentation.diff.trimEnd(), '```');
+  }
   return lines;
 }
 

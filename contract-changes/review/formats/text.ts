@@ -1,7 +1,7 @@
 /** The review as plain text, for a terminal or a CI log. */
 import type { Review, ReviewedChange } from '../review.ts';
 import { appliesTo, placeText, plural, statementText, titleOf } from '../../entries.ts';
-import { changeTrafficTexts, groupText, newlyFailingText, notCheckedText, trafficSourcesText } from './traffic-words.ts';
+import { changeTrafficTexts, documentationHeading, groupText, hasDocumentation, newlyFailingText, notCheckedText, patchText, trafficSourcesText } from './traffic-words.ts';
 import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export function formatText(review: Review): string {
@@ -30,6 +30,10 @@ function trafficLines({ traffic }: Review): string[] {
   lines.push(traffic.failedBase.length === 0 ? '  Failing the base contract already: none.' : '  Failing the base contract already (not blamed on this change):', ...traffic.failedBase.map((group) => `    ${groupText(group)}`));
   const unchecked = notCheckedText(traffic);
   if (unchecked !== undefined) lines.push(`  ${unchecked}`);
+  if (hasDocumentation(traffic)) {
+    lines.push('', `${documentationHeading} (the patch that would, for a designer to apply or not):`, ...traffic.documentation.patches.map((patch) => `  ${patchText(patch)}`));
+    lines.push(...traffic.documentation.unplaced.map((text) => `  ${text}`), '', ...traffic.documentation.diff.trimEnd().split('\n').map((line) => `    ${line}`));
+  }
   return lines;
 }
 

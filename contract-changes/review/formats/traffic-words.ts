@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import type { ReviewedChange } from '../../entries.ts';
 import type { ChangeTraffic, TrafficExample, TrafficGroup, TrafficLine } from '../../traffic/attribution.ts';
+import type { DocumentationPatch } from '../../traffic/documentation-patch.ts';
 import type { Review, TrafficReview } from '../review.ts';
 
 const number = (value: number): string => value.toLocaleString('en-US');
@@ -54,5 +55,19 @@ export function groupText(group: TrafficGroup): string {
 export function notCheckedText(traffic: TrafficReview): string | undefined {
   if (traffic.notChecked.length === 0) return undefined;
   const total = traffic.notChecked.reduce((sum, each) => sum + each.count, 0);
-  return `Not checked: ${counted(total, 'request or answer')} (${traffic.notChecked.map((each) => `${number(each.count)}: ${each.why}`).join('; ')}).`;
+  return `Not checked: ${number(total)} ${total === 1 ? 'request or answer' : 'requests or answers'} (${traffic.notChecked.map((each) => `${number(each.count)}: ${each.why}`).join('; ')}).`;
+}
+
+/** `status 409 of getCustomer, at openapi/paths/…:10 — seen 3 times, e.g. GET /v1/… → 409 (proxy.json #4)` */
+export function patchText(patch: DocumentationPatch): string {
+  const [first] = patch.seen;
+  const example = first === undefined ? '' : `, e.g. ${first.exchange.request.method} ${first.exchange.request.path}${first.exchange.answer ? ` → ${first.exchange.answer.status}` : ''} (${basename(first.file)} #${first.index})`;
+  return `${patch.what}, at ${patch.place.file}:${patch.place.line} — seen ${counted(patch.seen.length, 'time')} in the sandbox's answers of ${patch.operations.join(', ')}${example}`;
+}
+
+export const documentationHeading = 'What the sandbox answered that the contract does not document';
+
+/** Whether there is documentation to propose, or something seen that could not be placed. */
+export function hasDocumentation({ documentation }: TrafficReview): boolean {
+  return documentation.patches.length > 0 || documentation.unplaced.length > 0;
 }

@@ -1,0 +1,22 @@
+/**
+ * The contract suite's own traffic: every request the suite sends the mock it starts, and every answer, recorded by
+ * the mock (`--record-traffic`) as a traffic document. Each run against that mock keeps its traffic in
+ * `.build/traffic/contract-suite.json`; `npm run traffic:corpus` runs the suite and, when it passes, makes that
+ * run's traffic the corpus that ships with the repository (`contract-tests/traffic/contract-suite.json`), which CI's
+ * review of a contract change replays (`npm run review -- --traffic …`).
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Where the last run's traffic is kept. */
+export const runTrafficPath = join(projectRoot, '.build', 'traffic', 'contract-suite.json');
+/** The corpus the repository ships. */
+export const corpusPath = join(projectRoot, 'contract-tests', 'traffic', 'contract-suite.json');
+
+export function keepRunTraffic(recorded: string): void {
+  mkdirSync(dirname(runTrafficPath), { recursive: true });
+  copyFileSync(recorded, runTrafficPath);
+}
