@@ -54,11 +54,23 @@ export async function readTrafficFile(file: string, bounds = contractFacts.traff
   }
   if (!valid) throw new TrafficProblem('traffic-invalid', file, `not a traffic document (the admin contract's TrafficRecording): ${describeSchemaErrors('traffic', isTraffic.errors, isTraffic.more).join('; ')}.`);
   const recording = document as TrafficRecording;
-  if (maskCredentials(text) !== text) {
-    const at = recording.exchanges.findIndex((exchange) => maskCredentials(JSON.stringify(exchange)) !== JSON.stringify(exchange));
+  const at = recording.exchanges.findIndex(holdsCredential);
+  if (at >= 0 || holdsCredential(recording.recordedBy)) {
     throw new TrafficProblem('traffic-holds-credential', file, `holds an API key or a webhook secret${at < 0 ? '' : ` (exchange ${at})`}: a traffic file must hold none. Record it again with the mock, which masks them, and revoke the key.`);
   }
   return { file, document: recording };
+}
+
+/**
+ * Whether a credential is in any string or name of a value, however it is written (credentials.ts reads through
+ * every escape). Each string is read on its own: most hold no escape and are passed over at once, where the whole
+ * file's text, which JSON escapes, would be read through its every escape.
+ */
+function holdsCredential(value: unknown): boolean {
+  if (typeof value === 'string') return maskCredentials(value) !== value;
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsCredential);
+  return Object.entries(value).some(([name, item]) => holdsCredential(name) || holdsCredential(item));
 }
 
 /** The file's text, refused unread when it is larger than `maxBytes` (and cut at one byte more if it grows meanwhile). */
