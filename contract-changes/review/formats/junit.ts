@@ -64,8 +64,8 @@ export function formatJunit(review: Review): string {
 
 /**
  * Recorded traffic (`--traffic FILE`): a failing case per change that refuses recorded requests or no longer allows
- * recorded answers, a passing one per other change it says something of; what failed the base already as passing
- * cases, said but not blamed on the change.
+ * recorded answers, and per group of them no single change explains; a passing one per other change it says
+ * something of. What failed the base already is the base's, not a case of this change.
  */
 function trafficSuites(review: Review): [string, Case[]][] {
   const { traffic } = review;
@@ -78,14 +78,15 @@ function trafficSuites(review: Review): [string, Case[]][] {
     const text = `${texts.join('\n')}\nat ${placeText(change.place)}`;
     return [{ ...testCase(change), ...(refused ? { failure: { message: texts[0]!, text } } : { output: text }) }];
   });
-  const failedBase = [...traffic.unexplained.map((group) => ({ group, failing: true })), ...traffic.failedBase.map((group) => ({ group, failing: false }))].map(({ group, failing }): Case => ({
+  const unexplained = traffic.unexplained.map((group): Case => ({
     classname: group.operationId ?? 'no operation', name: groupText(group), file: group.example.file, line: 1,
-    ...(failing ? { failure: { message: `refused by the proposal, no single change explains it: ${groupText(group)}`, text: groupText(group) } } : { output: `failing the base contract already: ${groupText(group)}` }),
+    failure: { message: `refused by the proposal, no single change explains it: ${groupText(group)}`, text: groupText(group) },
   }));
   const documentation = traffic.documentation.patches.map((patch): Case => ({
     classname: patch.operations.join(', '), name: patch.what, file: patch.place.file, line: patch.place.line, output: `${patchText(patch)}\nto document it, add:\n${patch.lines.join('\n')}`,
   }));
-  return [['recorded traffic', [...ofChanges, ...failedBase]], ...(documentation.length === 0 ? [] : [[documentationHeading, documentation] as [string, Case[]]])];
+  const cases = [...ofChanges, ...unexplained];
+  return [...(cases.length === 0 ? [] : [['recorded traffic', cases] as [string, Case[]]]), ...(documentation.length === 0 ? [] : [[documentationHeading, documentation] as [string, Case[]]])];
 }
 
 /** A change as a test case: named by what it did, classed by where it applies. */

@@ -34,9 +34,12 @@ export function changeTrafficTexts(review: Review, change: ReviewedChange): stri
   return [...traffic.lines.map(trafficLineText), ...(traffic.unmet ? [unmetText(traffic.unmet)] : [])];
 }
 
-/** `1,240 recorded exchanges from contract-suite.json and proxy.json` */
+/** `1,240 recorded exchanges from contract-suite.json (1,234 exchanges), proxy.json (6 exchanges)` */
 export function trafficSourcesText(traffic: TrafficReview): string {
-  const files = traffic.files.map((file) => `${file.file} (${counted(file.exchanges, 'exchange')}${file.omitted === 0 ? '' : `, ${number(file.omitted)} left out when recorded`})`);
+  const [only] = traffic.files;
+  const omitted = (count: number) => (count === 0 ? '' : `${number(count)} left out when recorded`);
+  if (traffic.files.length === 1 && only !== undefined) return `${counted(traffic.exchanges, 'recorded exchange')} from ${only.file}${only.omitted === 0 ? '' : ` (${omitted(only.omitted)})`}`;
+  const files = traffic.files.map((file) => `${file.file} (${[counted(file.exchanges, 'exchange'), omitted(file.omitted)].filter(Boolean).join(', ')})`);
   return `${counted(traffic.exchanges, 'recorded exchange')} from ${files.join(', ')}`;
 }
 
