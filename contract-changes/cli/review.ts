@@ -103,13 +103,8 @@ async function main(): Promise<number> {
   if (values.help === true) return exitWith(help, 0);
   if (positionals.length > 0 && values.traffic === undefined) return usageError(`review: error[usage]: ${positionals[0]}: files are named after --traffic.\n\n${help}`);
   // Read before anything is compared: a file that cannot be replayed stops the review at once, saying why.
-  let traffic: TrafficFile[] | undefined;
-  try {
-    traffic = values.traffic === undefined ? undefined : await Promise.all([...values.traffic, ...positionals].map((file) => readTrafficFile(file)));
-  } catch (error) {
-    if (error instanceof TrafficProblem) return exitWith(`review: error[${error.code}]: ${error.message}`, trafficProblemStatus);
-    throw error;
-  }
+  const traffic = values.traffic === undefined ? undefined : await readTraffic([...values.traffic, ...positionals]);
+  if (typeof traffic === 'number') return traffic;
   const asked = chosenFormats(values.format, values.out !== undefined);
   if (typeof asked === 'string') return usageError(`review: error[usage]: ${asked}`);
   // The docs go with the page, into the folder it is written to, unless the page links to others.
@@ -154,6 +149,16 @@ async function main(): Promise<number> {
     console.log(`${verdictSentence(review)}\nreview: wrote ${written.join(', ')}`);
   }
   return review.breaksRelease ? 1 : 0;
+}
+
+/** The traffic files, or the exit status of the first that cannot be replayed, said on stderr. */
+async function readTraffic(files: readonly string[]): Promise<TrafficFile[] | number> {
+  try {
+    return await Promise.all(files.map((file) => readTrafficFile(file)));
+  } catch (error) {
+    if (error instanceof TrafficProblem) return exitWith(`review: error[${error.code}]: ${error.message}`, trafficProblemStatus);
+    throw error;
+  }
 }
 
 /** The reference docs as `npm run generate` builds them, of the proposed contract: what the change would publish. */
