@@ -21,6 +21,12 @@ export interface ContractFacts {
   documentMaxBytes: number;
   /** The root `x-service-limits`: the limits the description states in words, as numbers. */
   limits: ServiceLimits;
+  /**
+   * The bounds of a traffic document (the mock's admin contract's `TrafficRecording`): the most exchanges it holds
+   * (`maxItems` of its `exchanges`) and the most bytes it takes (`x-max-bytes`), which writers keep to and readers
+   * refuse past.
+   */
+  traffic: { maxExchanges: number; maxBytes: number };
 }
 
 export interface ServiceLimits {

@@ -9,7 +9,8 @@
  * (`x-service-limits` at the root: body and header sizes, retention, rates, the webhook timeout and retry schedule);
  * and, from the mock's admin contract, the pattern of a webhook signing secret (`WebhookSecret`), which the API's
  * contract describes only in words: with the key's format, what tells a credential wherever it appears
- * (credentials.ts). `npm run generate` writes them to
+ * (credentials.ts); and the bounds of a traffic document (`TrafficRecording`), which the mock writes and the review
+ * reads. `npm run generate` writes them to
  * generated/contract-facts.ts, which the mock, the client and the contract suite import.
  */
 import type { ContractFacts, ServiceLimits } from './contract-facts-type.ts';
@@ -20,6 +21,8 @@ export type { ContractFacts } from './contract-facts-type.ts';
 export function readContractFacts(document: ContractDocument, adminDocument: ContractDocument): ContractFacts {
   const components = document.components as Record<string, Record<string, JsonObject>>;
   const webhookSecret = at(adminDocument.components, ['schemas', 'WebhookSecret'], "the admin contract's WebhookSecret schema");
+  const traffic = at(adminDocument.components, ['schemas', 'TrafficRecording'], "the admin contract's TrafficRecording schema");
+  const exchanges = at(traffic, ['properties', 'exchanges'], 'TrafficRecording.exchanges');
   const apiKey = at(components, ['securitySchemes', 'ApiKey'], 'the ApiKey security scheme');
   const prefixes = apiKey['x-key-prefixes'] as JsonObject | undefined;
   const companyName = at(components, ['schemas', 'CompanyName'], 'the CompanyName schema');
@@ -50,6 +53,7 @@ export function readContractFacts(document: ContractDocument, adminDocument: Con
     errorMessageMaxLength: count(message.maxLength, 'Error.message maxLength'),
     documentMaxBytes: count(documentSize.maximum, 'Document.sizeBytes maximum'),
     limits: serviceLimits(at(document, ['x-service-limits'], 'x-service-limits')),
+    traffic: { maxExchanges: count(exchanges.maxItems, 'TrafficRecording.exchanges maxItems'), maxBytes: count(traffic['x-max-bytes'], 'TrafficRecording x-max-bytes') },
   };
 }
 

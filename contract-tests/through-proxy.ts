@@ -4,7 +4,8 @@
  * sandbox. Requests go through the proxy to the sandbox; the sandbox's webhook events come back through the proxy's
  * webhook relay, which verifies them with the sandbox's secret and forwards them, re-signed, to the suite's
  * receiver. Passes when the suite passes, the proxy's report names nothing the upstream broke (answers, webhook
- * events), and events did pass through the relay. Nothing leaves this machine.
+ * events), and events did pass through the relay. Nothing leaves this machine. The proxy records the traffic
+ * (`--record-traffic`), kept in `.build/traffic/through-proxy.json` for a review to replay.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { onInterrupt } from './support/interrupt.ts';
 import { freePort } from './support/processes.ts';
 import { projectRoot } from './support/project-files.ts';
 import { runMain } from './support/runner-cli.ts';
+import { keepRunTraffic, proxyTrafficPath } from './traffic/corpus.ts';
 
 /** Both mocks answer the suite at its own pace: the published 25/s would turn its requests into 429s. */
 const fast = ['--store', 'memory', '--rate-limit', '500000', '--formation-timeline', 'manual', '--webhook-retry-delays', '50ms,50ms,50ms'];
@@ -29,7 +31,7 @@ async function main(): Promise<number> {
     await buildMock({ signal: interrupt.signal });
     const sandbox = await startMockProcess({ logDir: mkdtempSync(join(runDir, 'sandbox-')), args: fast, signal: interrupt.signal });
     started.push(sandbox);
-    const proxy = await startMockProcess({ logDir: mkdtempSync(join(runDir, 'proxy-')), args: [...fast, '--upstream', sandbox.url], signal: interrupt.signal });
+    const proxy = await startMockProcess({ logDir: mkdtempSync(join(runDir, 'proxy-')), args: [...fast, '--upstream', sandbox.url, '--record-traffic', join(runDir, 'traffic.json')], signal: interrupt.signal });
     started.push(proxy);
     const [apiKey, apiKey2] = [newSandboxKey(), newSandboxKey()];
     // The suite's receiver listens on a port chosen now (it may be taken meanwhile: the run then fails, and says so).
@@ -60,6 +62,8 @@ async function main(): Promise<number> {
       return 1;
     }
     console.log(`test:contract:proxy: the suite passed through the proxy; ${relayed} webhook events came through its relay.`);
+    await proxy.stop();
+    keepRunTraffic(join(runDir, 'traffic.json'), proxyTrafficPath);
     return 0;
   } finally {
     await Promise.all(started.map((mock) => mock.stop()));

@@ -87,5 +87,9 @@ export const contractFacts: ContractFacts = {
       ],
       "timestampToleranceSeconds": 300
     }
+  },
+  "traffic": {
+    "maxExchanges": 100000,
+    "maxBytes": 67108864
   }
 };

@@ -16,6 +16,7 @@ import { formatMarkdown } from '../review/formats/markdown.ts';
 import { formatText } from '../review/formats/text.ts';
 import { verdictSentence } from '../review/formats/words.ts';
 import { reviewChange, type Review } from '../review/review.ts';
+import { readTrafficFile, TrafficProblem, type TrafficFile } from '../traffic/traffic-file.ts';
 import { exitWith, usageError } from './cli-support.ts';
 
 /** Each format, and the file `--out DIR` writes it to. */
@@ -39,8 +40,11 @@ const gitProblemStatus: Record<GitProblemCode, number> = {
   'no-contract-at-ref': 6,
 };
 
+/** A traffic file that cannot be replayed: its own status, whichever `traffic-…` code says why. */
+const trafficProblemStatus = 7;
+
 const help = `Usage: npm run review [-- --base REF] [--format FORMAT[,FORMAT…]] [--out DIR [--no-docs]] [--docs URL]
-                                  [--source-url URL] [--artifact-url URL]
+                                  [--source-url URL] [--artifact-url URL] [--traffic FILE…]
 
 Reviews this change to the contract: what differs between openapi/ at REF and the working openapi/.
   - the verdict against the latest release in releases/: breaking or not, and which breaks this change brings
@@ -48,7 +52,11 @@ Reviews this change to the contract: what differs between openapi/ at REF and th
   - what it adds, changes, deprecates and removes: one entry per edit, at its file and line, with what it does
     on each side of the exchange and the operations and webhooks it applies to;
   - the lint findings (Spectral, Redocly) it introduces, and the examples it made invalid;
-  - html: each operation it touches as a reader of its docs sees it, before and after, side by side.
+  - html: each operation it touches as a reader of its docs sees it, before and after, side by side;
+  - with --traffic: what recorded traffic says of it. Every recorded request is checked against the base and the
+    proposed contract as the mock checks one, every recorded answer as the response check does: each change says
+    how many recorded requests it would refuse and answers it would no longer allow (with an example each), a
+    breaking change that no recorded exchange meets says so, and what failed the base already is listed apart.
 
   --base REF          the revision to compare with (default: the merge base of HEAD with main)
   --format FORMATS    one or more of ${formats.join(', ')}, or all, separated by commas:
@@ -67,10 +75,15 @@ Reviews this change to the contract: what differs between openapi/ at REF and th
                       (e.g. https://github.com/OWNER/REPO/blob/SHA/)
   --artifact-url URL  markdown: where CI keeps what --out DIR wrote (the job's artifacts), for the comment to
                       say where the html review is; without it, the comment says it is in the same folder
+  --traffic FILE…     recorded traffic to replay: traffic documents, as GET /_mock/requests/export, the mock's
+                      --record-traffic FILE and npm run test:contract (contract-tests/traffic/) write them; the
+                      option may be repeated, and files named after it are read too
   -h, --help          show this help
 
 Exit status: 0 the contract does not break the latest release; 1 it does; 2 bad usage;
-${Object.entries(gitProblemStatus).map(([code, status]) => `${status} ${code}`).join('; ')} (also printed as "review: error[CODE]: …" on stderr).`;
+${Object.entries(gitProblemStatus).map(([code, status]) => `${status} ${code}`).join('; ')}; ${trafficProblemStatus} a traffic file is refused (traffic-unreadable,
+traffic-too-large, traffic-not-json, traffic-invalid, traffic-holds-credential), each also printed as
+"review: error[CODE]: …" on stderr.`;
 
 async function main(): Promise<number> {
   let parsed;
@@ -79,14 +92,19 @@ async function main(): Promise<number> {
       options: {
         base: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, docs: { type: 'string' },
         'source-url': { type: 'string' }, 'artifact-url': { type: 'string' }, 'no-docs': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
+        traffic: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
       },
+      allowPositionals: true,
     });
   } catch (error) {
     return usageError(`review: error[usage]: ${(error as Error).message}\n\n${help}`);
   }
-  const { values } = parsed;
+  const { values, positionals } = parsed;
   if (values.help === true) return exitWith(help, 0);
+  if (positionals.length > 0 && values.traffic === undefined) return usageError(`review: error[usage]: ${positionals[0]}: files are named after --traffic.\n\n${help}`);
+  // Read before anything is compared: a file that cannot be replayed stops the review at once, saying why.
+  const traffic = values.traffic === undefined ? undefined : await readTraffic([...values.traffic, ...positionals]);
+  if (typeof traffic === 'number') return traffic;
   const asked = chosenFormats(values.format, values.out !== undefined);
   if (typeof asked === 'string') return usageError(`review: error[usage]: ${asked}`);
   // The docs go with the page, into the folder it is written to, unless the page links to others.
@@ -98,7 +116,7 @@ async function main(): Promise<number> {
   });
   let review: Review;
   try {
-    review = await reviewChange({ projectRoot, ...(values.base === undefined ? {} : { base: values.base }), ...(withDocs ? { alongside: buildDocs } : {}) });
+    review = await reviewChange({ projectRoot, ...(values.base === undefined ? {} : { base: values.base }), ...(withDocs ? { alongside: buildDocs } : {}), ...(traffic === undefined ? {} : { traffic }) });
   } catch (error) {
     if (error instanceof GitProblem) return exitWith(`review: error[${error.code}]: ${error.message}`, gitProblemStatus[error.code]);
     throw error;
@@ -131,6 +149,16 @@ async function main(): Promise<number> {
     console.log(`${verdictSentence(review)}\nreview: wrote ${written.join(', ')}`);
   }
   return review.breaksRelease ? 1 : 0;
+}
+
+/** The traffic files, or the exit status of the first that cannot be replayed, said on stderr. */
+async function readTraffic(files: readonly string[]): Promise<TrafficFile[] | number> {
+  try {
+    return await Promise.all(files.map((file) => readTrafficFile(file)));
+  } catch (error) {
+    if (error instanceof TrafficProblem) return exitWith(`review: error[${error.code}]: ${error.message}`, trafficProblemStatus);
+    throw error;
+  }
 }
 
 /** The reference docs as `npm run generate` builds them, of the proposed contract: what the change would publish. */

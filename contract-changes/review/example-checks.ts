@@ -15,6 +15,7 @@ import type { ContractDocument, JsonObject } from '../../contract-model/document
 import { createSchemaCompiler, type SchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
 import { formatPointer, isMethod, keptOutBy, listedSubschemas, namedSubschemas, singleSubschemas, valueAt, type Side } from '../location.ts';
+import { copySchema } from '../schema-copy.ts';
 
 export interface ExampleFailure {
   /** The example in the working contract (prepared): `…/content/application~1json/examples/minimal/value`. */
@@ -81,21 +82,12 @@ function checker(contract: JsonObject): (example: Example) => string[] {
  */
 export function asSideSees(schema: unknown, side: Side): JsonObject {
   const keptOut = keptOutBy[side];
-  const walk = (node: unknown): unknown => {
-    if (!isObject(node) || Array.isArray(node)) return node;
-    const copy: JsonObject = { ...node };
-    for (const keyword of namedSubschemas) {
-      if (isObject(node[keyword])) copy[keyword] = Object.fromEntries(Object.entries(node[keyword]).map(([name, sub]) => [name, walk(sub)]));
-    }
-    for (const keyword of listedSubschemas) if (Array.isArray(node[keyword])) copy[keyword] = (node[keyword] as unknown[]).map(walk);
-    for (const keyword of singleSubschemas) if (isObject(node[keyword])) copy[keyword] = walk(node[keyword]);
+  return copySchema(schema, (copy, node) => {
     const properties = isObject(node.properties) ? node.properties : {};
     if (Array.isArray(node.required)) {
       copy.required = (node.required as unknown[]).filter((name) => !(isObject(properties[String(name)]) && (properties[String(name)] as JsonObject)[keptOut] === true));
     }
-    return copy;
-  };
-  return walk(schema) as JsonObject;
+  });
 }
 
 /**

@@ -20,9 +20,12 @@ import { checkGitCheckout, checkoutContract, mergeBase, resolveRef } from './con
 import { examplesMadeInvalid, type ExampleFailure } from './example-checks.ts';
 import { introducedLintFindings, type LintFinding } from './lint-findings.ts';
 import { operationViews, type OperationView } from './operation-views.ts';
+import type { TrafficFile } from '../traffic/traffic-file.ts';
+import { reviewTraffic, type TrafficReview } from '../traffic/traffic-review.ts';
 
 export type { Action, ReviewedChange, Statement, Use } from '../entries.ts';
 export type { OperationView, ViewLine } from './operation-views.ts';
+export type { TrafficReview } from '../traffic/traffic-review.ts';
 
 /** An example the change made invalid, said once however many operations show it. */
 export interface PlacedExampleFailure {
@@ -46,6 +49,8 @@ export interface Review {
   examples: PlacedExampleFailure[];
   /** Each operation and webhook the changes apply to, as a reader of the docs sees it before and after. */
   operations: OperationView[];
+  /** What recorded traffic says of the change, when the review was given some (`--traffic FILE`). */
+  traffic?: TrafficReview;
 }
 
 export interface ReviewOptions {
@@ -59,11 +64,13 @@ export interface ReviewOptions {
    * the review returns once it is done, and fails with it.
    */
   alongside?: (proposed: JsonObject) => Promise<void>;
+  /** Recorded traffic to replay against the base and the proposed contract (traffic/traffic-file.ts reads it). */
+  traffic?: readonly TrafficFile[];
 }
 
 const contractFolder = 'openapi';
 
-export async function reviewChange({ projectRoot, base, defaultBranch = 'main', alongside }: ReviewOptions): Promise<Review> {
+export async function reviewChange({ projectRoot, base, defaultBranch = 'main', alongside, traffic }: ReviewOptions): Promise<Review> {
   await checkGitCheckout(projectRoot);
   const commit = base === undefined ? await mergeBase(projectRoot, defaultBranch) : await resolveRef(projectRoot, base);
   const checkout = await checkoutContract(projectRoot, commit, contractFolder);
@@ -104,6 +111,7 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main', 
       lint: await lint,
       examples: placeExamples(examples, prepared.working, placeOf),
       operations: operationViews(entries, prepared.before, prepared.working),
+      ...(traffic === undefined ? {} : { traffic: reviewTraffic(traffic, { base: { bundled: before, prepared: prepared.before }, proposed: { bundled: working, prepared: prepared.working, projectRoot, placeOf } }, entries) }),
     };
   } finally {
     await checkout.remove();

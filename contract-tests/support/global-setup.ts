@@ -2,7 +2,8 @@
  * Resolves the target once for the whole run: the mock, built and started here as its own process with a
  * webhook receiver next to it, or the external target named by `CONTRACT_BASE_URL`. Hands the workers what they
  * need through `provide`, and afterwards prints the coverage table the last test file rendered, then stops
- * whatever it started.
+ * whatever it started. The mock it starts records the suite's traffic (`--record-traffic`), which is kept as the
+ * run's traffic (traffic/corpus.ts): what a review of a contract change replays.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { assertReachable } from './reachability.ts';
 import { readExternalTarget } from './target-env.ts';
 import { UsageError } from './usage-error.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import { keepRunTraffic } from '../traffic/corpus.ts';
 
 /** Fixed so that a failing run can be replayed by hand against a mock started with the same secret. */
 export const mockWebhookSecret = 'whsec_Y29udHJhY3QtdGVzdHMtd2ViaG9vay1zZWNyZXQ=';
@@ -35,6 +37,7 @@ async function setUp(project: TestProject): Promise<() => Promise<void>> {
   const runId = newRunId();
   const recordFile = join(runDir, 'records.jsonl');
   const tableFile = join(runDir, 'coverage.txt');
+  const trafficFile = join(runDir, 'traffic.json');
   writeFileSync(recordFile, '');
 
   let mock: MockProcess | undefined;
@@ -58,6 +61,7 @@ async function setUp(project: TestProject): Promise<() => Promise<void>> {
           // Short enough for the 408 checks (refusals-before-routing.test.ts) to wait for them.
           '--headers-timeout', '1s',
           '--request-timeout', '2s',
+          '--record-traffic', trafficFile,
         ],
       });
       target = {
@@ -110,6 +114,7 @@ async function setUp(project: TestProject): Promise<() => Promise<void>> {
     if (died) process.stderr.write(`\n${died}\n`);
     await mock?.stop();
     await receiver?.close();
+    if (mock && !died) keepRunTraffic(trafficFile);
     if (!died) rmSync(runDir, { recursive: true, force: true });
   };
 }

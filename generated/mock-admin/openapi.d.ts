@@ -78,6 +78,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/requests/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the journal as recorded traffic
+         * @description The request journal as a traffic document (`TrafficRecording`), oldest request first: what `npm run review --
+         *     --traffic FILE` checks a proposed contract against, and `npm run propose -- FILE` reads. Save it as it comes
+         *     (`curl -s localhost:4010/_mock/requests/export -H "Authorization: $KEY" > traffic.json`): a plain document, not in
+         *     the envelope. With a key, only that partner's requests; without one, everyone's (and those with no valid key).
+         *
+         *     Each entry becomes an exchange: its method, path, query, the headers that matter to the contract, and the bodies
+         *     as the journal keeps them (text cut to 16 384 characters, marked `truncated`: for every body whole, start the mock
+         *     with `--record-traffic FILE`). No key or secret is in it. Events the webhook relay received, the requests the
+         *     mock's console sent itself (`tool`), and entries whose path the journal cut are left out (`omitted` counts the
+         *     last), as is what passes the document's bounds.
+         */
+        get: operations["exportRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_mock/requests/{entryId}": {
         parameters: {
             query?: never;
@@ -1136,6 +1165,36 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * TrafficSource
+         * @description Who recorded the traffic, from what, and against which contract.
+         */
+        TrafficSource: {
+            /**
+             * @description `mock`: the mock answered; `proxy`: the mock forwarded to `upstream` (`--upstream`), and passed its answers on.
+             * @example proxy
+             * @enum {string}
+             */
+            mode: "mock" | "proxy";
+            /**
+             * @description `journal`: exported from the request journal (`exportRequests`), bodies as the journal keeps them (text cut to
+             *     16 384 characters, `truncated` then); `recording`: recorded as served (`--record-traffic`), each body whole up to
+             *     the API's request body limit (`x-service-limits.requestBodyMaxBytes`).
+             * @example recording
+             * @enum {string}
+             */
+            from: "journal" | "recording";
+            /**
+             * @description The `info.version` of the API contract the mock served while it recorded.
+             * @example 1.0.0
+             */
+            contractVersion: string;
+            /**
+             * @description The upstream's base URL, shown as the journal shows it (credentials and query values masked); `null` when the mock answered.
+             * @example https://sandbox.api.partner-formation.example
+             */
+            upstream: string | null;
+        };
+        /**
          * JournalHeaders
          * @description Headers by lower-cased name. Credentials never show: `Authorization` holds the masked key (`dk_test_…wxyz`)
          *     when the key was valid and `[masked]` otherwise; a header whose name says it carries a credential (`Cookie`,
@@ -1151,6 +1210,161 @@ export interface components {
          */
         JournalHeaders: {
             [key: string]: string;
+        };
+        /**
+         * TrafficBody
+         * @description A body: its text when it is text, whole up to the API's request body limit (`x-service-limits.requestBodyMaxBytes`)
+         *     when recorded as served, as the journal keeps it when exported from there; only its size when it is not text (a
+         *     PDF) or is past the limit. An API key or webhook secret in it is masked.
+         */
+        TrafficBody: {
+            /**
+             * Format: int64
+             * @description The whole body's size, in bytes, kept or not.
+             * @example 92
+             */
+            bytes: number;
+            /**
+             * @description The body as UTF-8 text; `null` when it is not text, or none of it was kept (then only `bytes` is).
+             * @example {"email":"ada@example.com","firstName":"Ada","lastName":"Lovelace","countryOfResidence":"GBR"}
+             */
+            text: string | null;
+            /**
+             * @description Whether the body was kept in part only (`text` its start, or none of it): a reader cannot check what it does
+             *     not hold.
+             * @example false
+             */
+            truncated: boolean;
+        };
+        /**
+         * TrafficRequest
+         * @description A request as it matters to the contract: its method, path and query, the headers the API contract documents as
+         *     parameters (and `content-type`; never `authorization`), and its body.
+         */
+        TrafficRequest: {
+            /**
+             * @description The operation the contract served routed it to; `null` when none (an unknown path). A reader routes it again, by its method and path.
+             * @example createCustomer
+             */
+            operationId: string | null;
+            /**
+             * @description The request's HTTP method.
+             * @example POST
+             */
+            method: string;
+            /**
+             * @description The request's path, as sent, without the query string; an API key in it masked.
+             * @example /v1/partner/customers
+             */
+            path: string;
+            /**
+             * @description The query string as sent, without its `?` (empty when there was none); a parameter whose name says it is a
+             *     credential holds `[masked]`, and an API key anywhere in it is masked.
+             * @example limit=20&status=PENDING
+             */
+            query: string;
+            /**
+             * @description Whether `query` holds only the start of the query string (an export of the journal, which cuts it to 2048 characters).
+             * @example false
+             */
+            queryTruncated: boolean;
+            headers: components["schemas"]["JournalHeaders"];
+            /** @description The body; `null` when there was none. */
+            body: components["schemas"]["TrafficBody"] | null;
+        };
+        /**
+         * TrafficAnswer
+         * @description An answer as it matters to the contract: its status, the headers the API contract documents for responses (and
+         *     `content-type`), and its body.
+         */
+        TrafficAnswer: {
+            /**
+             * Format: int32
+             * @description The status answered.
+             * @example 200
+             */
+            status: number;
+            headers: components["schemas"]["JournalHeaders"];
+            /** @description The body; `null` when there was none (or the request was `HEAD`). */
+            body: components["schemas"]["TrafficBody"] | null;
+        };
+        /**
+         * TrafficExchange
+         * @description One request and the answer it got.
+         */
+        TrafficExchange: {
+            request: components["schemas"]["TrafficRequest"];
+            /** @description What was answered; `null` when nothing was (the client left first, or the request was refused before it was read). */
+            answer: components["schemas"]["TrafficAnswer"] | null;
+            /**
+             * @description `upstream`: the answer is the upstream's, passed on as it came (a proxy); `mock`: the mock's own (a mock, or a
+             *     proxy's own refusal, forced answer, fallback, `502` or `504`).
+             * @example upstream
+             * @enum {string}
+             */
+            answeredBy: "mock" | "upstream";
+        };
+        /**
+         * TrafficRecording
+         * @description Recorded traffic of the Partner Formation API: requests partners sent and the answers they got, each as one
+         *     exchange, for `npm run review -- --traffic FILE` to check against a proposed contract (which recorded requests it
+         *     would refuse, which recorded answers it would no longer allow) and `npm run propose -- FILE` to turn what a sandbox
+         *     answered that the contract does not document into a patch of `openapi/`.
+         *
+         *     Written by the mock: from its journal (`exportRequests`), or whole as it serves (`--record-traffic FILE`), as a mock
+         *     or as a proxy in front of a sandbox; `npm run test:contract` writes the contract suite's own. The file is data and
+         *     nothing else: it holds no reference a reader follows, and no API key or webhook secret (headers that carry one are
+         *     left out, any other text that holds one is masked; a reader refuses a file that holds one). It is bounded: at most
+         *     `x-max-bytes` bytes (a reader refuses a larger file before reading it) and `maxItems` exchanges; what a recording
+         *     left out past them is counted in `omitted`.
+         */
+        TrafficRecording: {
+            /**
+             * @description What the document is, and the version of its form.
+             * @example partner-formation-traffic/1
+             * @constant
+             */
+            format: "partner-formation-traffic/1";
+            recordedBy: components["schemas"]["TrafficSource"];
+            /**
+             * @description The exchanges, in the order they were answered.
+             * @example [
+             *       {
+             *         "request": {
+             *           "operationId": "getCustomer",
+             *           "method": "GET",
+             *           "path": "/v1/partner/customers/cus_8sWq2LmX4pTn7VbK3dRz9YhC",
+             *           "query": "",
+             *           "queryTruncated": false,
+             *           "headers": {
+             *             "x-request-id": "req_7Hq2mPz9XwL4"
+             *           },
+             *           "body": null
+             *         },
+             *         "answer": {
+             *           "status": 404,
+             *           "headers": {
+             *             "content-type": "application/json",
+             *             "x-request-id": "req_7Hq2mPz9XwL4"
+             *           },
+             *           "body": {
+             *             "bytes": 58,
+             *             "text": "{\"payload\":null,\"error\":{\"code\":\"E_NOT_FOUND\"}}",
+             *             "truncated": false
+             *           }
+             *         },
+             *         "answeredBy": "mock"
+             *       }
+             *     ]
+             */
+            exchanges: components["schemas"]["TrafficExchange"][];
+            /**
+             * Format: int64
+             * @description Exchanges the mock answered and left out of the document: past its bounds (`maxItems`, `x-max-bytes`), or, in
+             *     an export of the journal, an entry whose path the journal cut. A reader says that its counts leave them out.
+             * @example 0
+             */
+            omitted: number;
         };
         /**
          * JournalBody
@@ -2581,6 +2795,16 @@ export interface components {
                 "application/json": components["schemas"]["AdminErrorEnvelope"];
             };
         };
+        /** @description The journal as recorded traffic (not in the envelope). */
+        TrafficExport: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrafficRecording"];
+            };
+        };
         /** @description The journal entry, whole. */
         RequestJournalExchange: {
             headers: {
@@ -3317,7 +3541,13 @@ export type WebhookEndpointId = components['schemas']['WebhookEndpointId'];
 export type RelayedWebhook = components['schemas']['RelayedWebhook'];
 export type RequestJournalEntry = components['schemas']['RequestJournalEntry'];
 export type RequestJournalPage = components['schemas']['RequestJournalPage'];
+export type TrafficSource = components['schemas']['TrafficSource'];
 export type JournalHeaders = components['schemas']['JournalHeaders'];
+export type TrafficBody = components['schemas']['TrafficBody'];
+export type TrafficRequest = components['schemas']['TrafficRequest'];
+export type TrafficAnswer = components['schemas']['TrafficAnswer'];
+export type TrafficExchange = components['schemas']['TrafficExchange'];
+export type TrafficRecording = components['schemas']['TrafficRecording'];
 export type JournalBody = components['schemas']['JournalBody'];
 export type JournalRequest = components['schemas']['JournalRequest'];
 export type JournalMessage = components['schemas']['JournalMessage'];
@@ -3392,6 +3622,7 @@ export type ResponseServiceUnavailable = components['responses']['ServiceUnavail
 export type ResponseRequestStream = components['responses']['RequestStream'];
 export type ResponseStreamLimit = components['responses']['StreamLimit'];
 export type ResponseStreamUnavailable = components['responses']['StreamUnavailable'];
+export type ResponseTrafficExport = components['responses']['TrafficExport'];
 export type ResponseRequestJournalExchange = components['responses']['RequestJournalExchange'];
 export type ResponsePathBadRequest = components['responses']['PathBadRequest'];
 export type ResponseJournalEntryNotFound = components['responses']['JournalEntryNotFound'];
@@ -3605,6 +3836,32 @@ export interface operations {
             409: components["responses"]["StreamLimit"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StreamUnavailable"];
+        };
+    };
+    exportRequests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
+                 *     `requestId`. One is generated when absent, and in place of one that holds an API key or a webhook signing
+                 *     secret, or the start of one (`dk_test_`, `whsec_`, written plainly or percent-encoded): such an id is never
+                 *     echoed.
+                 * @example req_7Hq2mPz9XwL4
+                 */
+                "x-request-id"?: components["parameters"]["RequestIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TrafficExport"];
+            400: components["responses"]["HeaderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRequest: {

@@ -11,6 +11,8 @@ import { faultHandlers } from '../faults/fault-handlers.ts';
 import type { FaultRegistry } from '../faults/faults.ts';
 import { ApiError } from '../http/api-error.ts';
 import { journalHandlers } from '../journal/journal-handlers.ts';
+import { trafficExportHandlers } from '../journal/traffic-export.ts';
+import type { TrafficHeaderNames, TrafficSource } from '../journal/traffic-exchange.ts';
 import type { EntryIds } from '../journal/entry-ids.ts';
 import type { JournalFeed } from '../journal/journal-feed.ts';
 import type { RequestJournal } from '../journal/request-journal.ts';
@@ -54,6 +56,8 @@ export interface AdminServices {
   relay: WebhookRelay;
   /** The operationIds of the API contract served: what a fault may name. */
   apiOperationIds: readonly string[];
+  /** What a traffic document of this mock keeps of headers, and says of itself (`exportRequests`). */
+  traffic: { names: TrafficHeaderNames; source: Omit<TrafficSource, 'from'> };
   /** The answers each operation documents: what a fault may answer. */
   documentedAnswers: AnswersOf;
   /** Where this process answers: the admin API's own URLs. */
@@ -73,6 +77,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
     ...faultHandlers(faults, services.apiOperationIds, services.documentedAnswers),
     ...journalHandlers({ journal, feed: services.journalFeed, cursors: services.cursors, ids: services.entryIds }),
     ...changeHandlers(services.changes),
+    ...trafficExportHandlers({ journal, ...services.traffic }),
     ...webhookHandlers(services),
 
     async getHealth() {

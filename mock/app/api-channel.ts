@@ -67,14 +67,15 @@ export function createApiChannel(config: MockConfig, logger: Logger, services: S
         ],
   );
   const journal = createExchangeRecorder({ logger, journal: services.journal });
-  const { recording } = services;
+  const { recording, traffic } = services;
   return {
     run,
     finalise,
-    record: recording
+    record: recording || traffic
       ? (exchange, aborted) => {
           journal(exchange, aborted);
-          recording.observe(exchange);
+          recording?.observe(exchange);
+          traffic?.observe(exchange, aborted);
         }
       : journal,
   };

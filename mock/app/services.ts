@@ -38,6 +38,10 @@ import { createWebhookEndpointPortal } from '../webhooks/endpoints/endpoint-port
 import { createEventPortal } from '../webhooks/event-portal.ts';
 import { createWebhookRelay } from '../webhooks/relay/webhook-relay.ts';
 import { openRecording, RecordingRefused, type Recording } from '../proxy/recording.ts';
+import { openTrafficRecording, TrafficRecordingRefused, type TrafficRecording } from '../journal/traffic-recording.ts';
+import { trafficHeaderNames, type TrafficHeaderNames, type TrafficSource } from '../journal/traffic-exchange.ts';
+import { maskUrl } from '../../contract-model/credentials.ts';
+import { contractFacts } from '../../generated/contract-facts.ts';
 import { defaultOutboxOptions } from '../webhooks/outbox/outbox-types.ts';
 import { webhookOutbox } from '../webhooks/outbox/outbox.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
@@ -83,6 +87,8 @@ export interface Services {
   stopWork(): Promise<void>;
   /** What passes through the proxy, written as a seed (`--record`). */
   recording: Recording | undefined;
+  /** The traffic served, written as a traffic document (`--record-traffic`). */
+  traffic: TrafficRecording | undefined;
   /** The request body bytes the process holds at once, shared by both channels. */
   bodyBudget: BodyBudget;
 }
@@ -91,7 +97,7 @@ export interface Services {
  * What a reload of the contract (server.ts) hands from the services it replaces to the new ones: what was set at
  * run time (faults armed, settings switched) and the recording under way, whose file is opened once.
  */
-export type KeptAcrossReload = Pick<Services, 'faults' | 'settings' | 'recording'>;
+export type KeptAcrossReload = Pick<Services, 'faults' | 'settings' | 'recording' | 'traffic'>;
 
 /** How often a process looks for work others stored, on a store several processes share. */
 const pollMs = 250;
@@ -105,6 +111,9 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   const recording = carried ? carried.recording : config.upstream?.record === undefined ? undefined : await openRecording({ path: config.upstream.record, upstream: config.upstream.url, contract, logger }).catch((error: unknown) => {
     throw error instanceof RecordingRefused ? new ConfigError(error.message) : error;
   });
+  const trafficNames = trafficHeaderNames(operations);
+  const trafficSource = trafficSourceOf(config, contract);
+  const traffic = carried ? carried.traffic : await openTraffic(config, { source: trafficSource, names: trafficNames, logger });
   // Kept in the store, so that cursors and download URLs stay valid across a restart and on every replica.
   const key = async (name: string) => Buffer.from(await secret(store, name, () => randomBytes(32).toString('base64')), 'base64');
   const cursors = createCursorCodec(await key('cursor-key'));
@@ -146,7 +155,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     timeline: { mode: config.formationTimeline, stepDelayMs: config.formationStepDelayMs }, now: () => new Date(),
     logger: logger.child({ component: 'formation' }), ...(poll === undefined ? {} : { pollMs: poll }),
   });
-  const stopWork = () => Promise.all([formation.close(), dispatcher.close(), recording?.flush()]).then(() => undefined);
+  const stopWork = () => Promise.all([formation.close(), dispatcher.close(), recording?.flush(), traffic?.flush()]).then(() => undefined);
   const now = () => new Date();
   const handlers: Handlers = {
     ...customerHandlers({ store, cursors, now, companiesOf: companySummariesOf, maxCompaniesShown: maxItemsOf(contract, 'Customer', 'companies') }),
@@ -181,6 +190,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
     relay: createWebhookRelay({ store, outbox, notify: dispatcher.notify, contract, logger: logger.child({ component: 'webhook-relay' }) }),
     apiOperationIds: operations.map((op) => op.operationId),
+    traffic: { names: trafficNames, source: trafficSource },
     documentedAnswers: answersOf,
     reset: (partnerId?: string) => resetStore({ store, outbox, idempotency }, partnerId),
   };
@@ -188,7 +198,24 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     for (const stop of unfollow) stop();
     await stopWork();
   };
-  return { recording, bodyBudget: overrides.bodyBudget ?? createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, adminToken, admin, documentedAnswers: answersOf, stopWork: stopAll };
+  return { recording, traffic, bodyBudget: overrides.bodyBudget ?? createBodyBudget(config.bodyMemoryBytes), store, contract, operations, compiler, requestValidatorOf, handlers, unhandled, keys: createKeyChecker(config.environment, config.apiKeys), idempotency, journal, faults, settings, webhookSecret, adminToken, admin, documentedAnswers: answersOf, stopWork: stopAll };
+}
+
+/** Who records traffic here, and against which contract: what every traffic document of this mock says of itself. */
+function trafficSourceOf(config: MockConfig, contract: ContractDocument): Omit<TrafficSource, 'from'> {
+  return {
+    mode: config.upstream ? 'proxy' : 'mock',
+    contractVersion: String((contract.info as { version?: unknown } | undefined)?.version ?? 'unknown'),
+    upstream: config.upstream ? maskUrl(config.upstream.url) : null,
+  };
+}
+
+/** The recording of `--record-traffic`, opened before anything is served: a file that cannot be written refuses the start. */
+async function openTraffic(config: MockConfig, options: { source: Omit<TrafficSource, 'from'>; names: TrafficHeaderNames; logger: Logger }): Promise<TrafficRecording | undefined> {
+  if (config.recordTraffic === undefined) return undefined;
+  return openTrafficRecording({ path: config.recordTraffic, ...options, maxBodyBytes: contractFacts.limits.requestBodyMaxBytes }).catch((error: unknown) => {
+    throw error instanceof TrafficRecordingRefused ? new ConfigError(error.message) : error;
+  });
 }
 
 function operationNamed(operations: readonly ContractOperation[], operationId: string): ContractOperation {

@@ -42,6 +42,8 @@ export interface MockConfig {
   adminToken?: string;
   /** Where state is kept (`--store`). */
   store: StoreSpec;
+  /** Where the traffic served is recorded, as a traffic document for a review to replay (`--record-traffic`). */
+  recordTraffic?: string;
   /** A seed file applied at start (`--seed`). */
   seedFile?: string;
   /** The key of the partner a seed without keys (a recording) is loaded for (`--seed-key`). */
@@ -153,6 +155,7 @@ const options: Option[] = [
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT', type: 'string', placeholder: 'DURATION', help: 'how long the upstream may take to send its whole answer, head and body, before the proxy answers 504 (default 30s)' },
   { flag: 'upstream-max-body', env: 'UPSTREAM_MAX_BODY', type: 'string', placeholder: 'SIZE', help: `the most the proxy reads of an upstream's answer body, e.g. 64MiB; past it, the proxy hangs up and answers 502 E_BAD_GATEWAY (default ${asSize(contractFacts.documentMaxBytes)}: the largest document the contract allows)` },
   { flag: 'record', env: 'RECORD_FILE', type: 'string', placeholder: 'FILE', help: 'write the customers and companies the upstream answered with to FILE, a seed for --seed (no key is written: load it with --seed-key); FILE must not exist yet' },
+  { flag: 'record-traffic', env: 'RECORD_TRAFFIC', type: 'string', placeholder: 'FILE', help: 'write every API request and its answer to FILE as recorded traffic, bodies whole up to the contract\'s body limit, keys left out, for npm run review -- --traffic FILE (as a mock, or with --upstream the sandbox\'s answers); FILE must not exist yet' },
   { flag: 'public-url', env: 'PUBLIC_URL', type: 'string', placeholder: 'URL', help: 'base URL clients use to reach the mock, for download links, relay URLs and the server of /openapi.json (default: the host each client used, when it is one the mock answers to, as localhost:PORT; else http://HOST:PORT); one that is not this machine (a tunnel) puts the mock on the internet, so its admin routes then ask for the admin token (see --admin-token)' },
   { flag: 'webhook-url', env: 'WEBHOOK_URL', type: 'string', placeholder: 'URL', help: 'where to POST webhook events (default: none; events are only journaled)' },
   { flag: 'webhook-allow', env: 'WEBHOOK_ALLOW', type: 'string', placeholder: 'LIST', help: 'where webhooks may go, for a mock others reach: hosts (hooks.example.com, *.example.com, localhost), addresses and networks (10.0.0.0/8, ::1), comma-separated; a name not listed is delivered to only at its addresses within the networks (default: anywhere)' },
@@ -280,6 +283,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
       ...(upstreamUrl === undefined ? {} : { upstream: upstreamSettings(upstreamUrl, value) }),
       store,
       adminToken: adminToken(value('admin-token')),
+      recordTraffic: value('record-traffic'),
       seedFile: value('seed'),
       seedKey: value('seed-key'),
       unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),

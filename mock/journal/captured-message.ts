@@ -86,9 +86,9 @@ function isCredential(name: string): boolean {
 
 /**
  * The query string of a request target (`/path?a=1` → `a=1`): a parameter whose name says it is a credential
- * masked, any space or control character escaped, cut (never inside a `%XX` escape).
+ * masked, any space or control character escaped, cut to `maxLength` (never inside a `%XX` escape).
  */
-export function capturedQuery(target: string | undefined): { query: string; queryTruncated: boolean } {
+export function capturedQuery(target: string | undefined, maxLength = maxQueryLength): { query: string; queryTruncated: boolean } {
   const start = target?.indexOf('?') ?? -1;
   if (start < 0) return { query: '', queryTruncated: false };
   const escaped = (target as string).slice(start + 1).replace(/[\x00-\x20\x7F]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
@@ -99,8 +99,8 @@ export function capturedQuery(target: string | undefined): { query: string; quer
       return equals > 0 && namesCredential(safeDecode(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=${masked}` : pair;
     })
     .join('&');
-  if (query.length <= maxQueryLength) return { query, queryTruncated: false };
-  let end = maxQueryLength;
+  if (query.length <= maxLength) return { query, queryTruncated: false };
+  let end = maxLength;
   const escapeStart = query.lastIndexOf('%', end - 1);
   if (escapeStart >= end - 2) end = escapeStart;
   return { query: query.slice(0, end), queryTruncated: true };
@@ -142,13 +142,14 @@ function textBody(text: string, bytes: number, cutAlready = false): CapturedBody
 }
 
 const textualType = /^(text\/|application\/([\w.+-]*\+)?(json|xml|x-www-form-urlencoded|javascript|yaml|x-ndjson)\b)/i;
-function isTextual(contentType: string): boolean {
+/** Whether a content type declares text (a JSON, XML, form or plain body), which is kept as text. */
+export function isTextual(contentType: string): boolean {
   return textualType.test(contentType.trim());
 }
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
 /** The bytes as UTF-8 text, or undefined when they are not; `partial`: they end mid-body, perhaps mid-character. */
-function utf8(bytes: Buffer, partial: boolean): string | undefined {
+export function utf8(bytes: Uint8Array, partial = false): string | undefined {
   try {
     // A streaming decode keeps the unfinished character for the next call: a decoder of its own, then.
     return partial ? new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }) : fatal.decode(bytes);

@@ -14,9 +14,7 @@ import { holdsCredential, maskUrl } from '../../contract-model/credentials.ts';
 import { capturedBody, capturedHeaders, capturedQuery, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
 import type { RequestRecord } from './journal-records.ts';
 import type { RequestJournal } from './request-journal.ts';
-
-/** The header a tool of the mock marks its own requests with (only its known values count). */
-const toolHeader = 'x-mock-tool';
+import { toolOf } from './tool-mark.ts';
 
 export function createExchangeRecorder(options: { logger: Logger; journal: RequestJournal }): (exchange: Exchange, aborted?: RequestAborted) => void {
   const lines = exchangeLines(options.logger);
@@ -40,7 +38,8 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
     };
     const partnerId = exchange.partner?.id ?? exchange.journalNote?.partnerId;
     if (partnerId !== undefined) record.partnerId = partnerId;
-    if (exchange.request.headers[toolHeader] === 'console') record.tool = 'console';
+    const tool = toolOf(exchange.request.headers);
+    if (tool !== undefined) record.tool = tool;
     if (exchange.forced) record.forced = exchange.forced;
     if (exchange.contractViolations) record.contractViolations = exchange.contractViolations;
     if (exchange.upstream) {

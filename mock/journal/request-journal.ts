@@ -43,6 +43,8 @@ export interface RequestJournal {
    * from: `position` when none was), and whether entries past it may match (`more`: go on at once).
    */
   since(position: number, filters: JournalFilters, limit: number): Promise<{ entries: FeedEntry[]; last: number; more: boolean }>;
+  /** The same, each entry whole as it was recorded (with what was sent and answered): an export reads the journal so. */
+  wholeSince(position: number, filters: JournalFilters, limit: number): Promise<{ entries: RequestRecord[]; last: number; more: boolean }>;
   /** The position of the newest entry (-1 when the journal is empty). */
   newest(): Promise<number>;
   /** Called after each write of entries by this process. Returns the function that stops it. */
@@ -113,6 +115,10 @@ export function createRequestJournal(options: { store: Store; maxBytes: number; 
       await flush();
       const found = await store.read((tx) => journalSince(tx, position, limit, filters));
       return { entries: found.entries.map((record) => ({ ...entryOf(record), ...(record.partnerId === undefined ? {} : { partnerId: record.partnerId }) })), last: found.last, more: found.more };
+    },
+    async wholeSince(position, filters, limit) {
+      await flush();
+      return store.read((tx) => journalSince(tx, position, limit, filters));
     },
     async newest() {
       const found = await page({ limit: 1 });

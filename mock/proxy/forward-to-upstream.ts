@@ -18,12 +18,13 @@ import { hopByHop } from './hop-by-hop.ts';
 import type { Exchange, UpstreamOutcome } from '../pipeline/exchange.ts';
 import type { Step } from '../pipeline/pipeline.ts';
 import { respond } from '../pipeline/reply.ts';
+import { toolHeader } from '../journal/tool-mark.ts';
 
 /**
  * What the mock answers for itself, not the upstream's: a forced answer's preference, the mark of its own tools'
  * requests (the console's), its admin token.
  */
-const ours = new Set(['prefer', 'x-mock-admin-token', 'x-mock-tool', 'cookie']);
+const ours = new Set(['prefer', 'x-mock-admin-token', toolHeader, 'cookie']);
 
 /** Why the proxy has no answer of the upstream's to pass on. */
 interface Failure {

@@ -71,9 +71,12 @@ describe('the templates', () => {
     expect(github.contract.steps.find((step) => step.uses?.startsWith('actions/upload-artifact'))).toMatchObject({ with: { path: 'contract-review/' } });
     expect(gitlab.contract.variables).toMatchObject({ GIT_DEPTH: 0 });
     expect(gitlab.contract.artifacts).toMatchObject({ when: 'always', paths: ['contract-review/'], reports: { junit: 'contract-review/contract-review.xml' } });
-    // One review run per job, writing every format.
+    // One review run per job, writing every format, replaying the repository's traffic corpus.
     expect(JSON.stringify(github.contract).match(/npm run --silent review --/g)).toHaveLength(1);
     expect(JSON.stringify(gitlab.contract).match(/npm run --silent review --/g)).toHaveLength(1);
+    for (const review of [github.contract.steps.find((step) => step.name === 'Review the change to the contract')!.run!, reviewEntry()]) {
+      expect(review).toMatch(/npm run --silent review -- .* --traffic contract-tests\/traffic\/\*\.json \|\| status=\$\?/);
+    }
   });
 });
 
@@ -118,6 +121,9 @@ describe('the contract job as it comes, on a runner with nothing but Node and no
     expect(job.summary).toContain('**✔ Compatible with release 1.0.0: no partner built on it breaks.**');
     expect(job.summary).toContain('- **Added** CustomerCreateRequest › /middleName — [`openapi/components/schemas/CustomerCreateRequest.yaml:17`](https://github.example/partner/contract/blob/abc123/openapi/components/schemas/CustomerCreateRequest.yaml#L17)');
     expect(job.summary).toContain("is `contract-review.html` among this job's artifacts: https://github.example/partner/contract/actions/runs/99.");
+    // The corpus replayed: the compatible change refuses none of it.
+    expect(job.summary).toContain('### Recorded traffic\n\n');
+    expect(job.summary).toMatch(/recorded exchanges from contract-tests\/traffic\/contract-suite\.json\. None passes the base contract and fails the proposal\./);
     expect(ran('Review the change to the contract')!.stdout).toContain('::notice file=openapi/components/schemas/CustomerCreateRequest.yaml,line=17,');
     expect(ran('Post or update the review comment')!.stdout.trim()).toBe('review:comment: no comment posted: GITHUB_TOKEN is not set.');
     // The artifact holds the review in every format and the proposed contract's docs, which the page links to.
@@ -149,6 +155,7 @@ describe('the contract job as it comes, on a runner with nothing but Node and no
     const githubJob = await runGithubJob(github.contract, runner, githubContexts, beforeChecks);
     expect(githubJob.code).toBe(0);
     expect(githubJob.summary).toContain('**✖ Breaks release 1.0.0: this change brings 1 breaking change.**');
+    expect(githubJob.summary).toMatch(/  - recorded traffic: refuses \d+ of [\d,]+ recorded requests of createCustomer, e\.g\. POST \/v1\/partner\/customers → 200 \(contract-suite\.json #\d+\): body \/phoneNumber: Required\. \(E\\_REQUIRED\)/);
     expect(githubJob.steps.find(({ step }) => step.name === 'Post or update the review comment')!.ran!.stdout).toContain('no comment posted');
     expect(existsSync(join(reviewFolder(), 'contract-review.html'))).toBe(true);
 
@@ -156,6 +163,7 @@ describe('the contract job as it comes, on a runner with nothing but Node and no
     const gitlabJob = await runGitlabJob(pipeline, gitlab.contract, runner, await gitlabVariables(), beforeChecks);
     expect(gitlabJob.code).toBe(0);
     expect(await readFile(join(reviewFolder(), 'contract-review.xml'), 'utf8')).toContain('<testsuite name="breaks of release 1.0.0" tests="1" failures="1">');
+    expect(await readFile(join(reviewFolder(), 'contract-review.xml'), 'utf8')).toContain('<testsuite name="recorded traffic" tests="1" failures="1">');
 
     // What both jobs run next is the checks, the gate among them: it fails them on this change, and only it.
     expect(stageGroups['contract-job']).toContain('check:breaking');
@@ -296,7 +304,8 @@ describe('the review steps with a token, against a stand-in forge', () => {
     const first = await runner.run(reviewEntry(), env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('review:comment: posted');
-    expect(await readFile(join(project.folder, 'contract-review/contract-review.xml'), 'utf8')).toContain('<testsuites name="contract review" tests="2" failures="1">');
+    // The break and the addition, and the recorded requests the break would refuse (the traffic corpus CI replays).
+    expect(await readFile(join(project.folder, 'contract-review/contract-review.xml'), 'utf8')).toContain('<testsuites name="contract review" tests="3" failures="2">');
     expect(await readFile(join(project.folder, 'contract-review/contract-review.md'), 'utf8')).toContain('https://gitlab.example/partner/contract/-/blob/abc123/openapi/components/schemas/CustomerCreateRequest.yaml#L5');
     expect(await runner.run(reviewEntry(), env)).toMatchObject({ code: 0, stdout: expect.stringContaining('review:comment: updated comment 2') });
     expect(forge.requests.map((request) => `${request.method} ${request.url}`)).toEqual([

@@ -8,13 +8,15 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatGithub } from '../../contract-changes/review/formats/github.ts';
 import { formatHtml } from '../../contract-changes/review/formats/html.ts';
 import { formatJunit } from '../../contract-changes/review/formats/junit.ts';
 import { formatMarkdown } from '../../contract-changes/review/formats/markdown.ts';
 import { formatText } from '../../contract-changes/review/formats/text.ts';
-import type { Review } from '../../contract-changes/review/review.ts';
+import { reviewChange, type Review } from '../../contract-changes/review/review.ts';
+import { readTrafficFile } from '../../contract-changes/traffic/traffic-file.ts';
 import { addOptionalAndRequireAnother, createReviewProject, reviewProject, type ReviewProject } from './support/review-project.ts';
 
 const source = 'openapi/components/schemas/CustomerCreateRequest.yaml';
@@ -47,6 +49,17 @@ describe('a change with one additive and one breaking edit', () => {
     expect(sample).toBeDefined();
     expect(withoutCommit(formatMarkdown(review))).toBe(withoutCommit(sample!));
   });
+
+  it("markdown with recorded traffic: is the sample in the README's Reviewing a change section, word for word but the commit", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const sample = /<!-- sample traffic review: begin -->\n```markdown\n([\s\S]*?)\n```\n<!-- sample traffic review: end -->/.exec(readme)?.[1];
+    const withoutCommit = (text: string) => text.replace(/\(([0-9a-f]{12})\)/g, '(COMMIT)');
+    // Recorded through the proxy in front of a mock: customers with and without a phone number, and one refused.
+    const { document } = await readTrafficFile(fileURLToPath(new URL('./support/sandbox-traffic.json', import.meta.url)));
+    const withTraffic = await reviewChange({ projectRoot: project.folder, traffic: [{ file: 'sandbox-traffic.json', document }] });
+    expect(sample).toBeDefined();
+    expect(withoutCommit(formatMarkdown(withTraffic))).toBe(withoutCommit(sample!));
+  }, 60_000);
 
   it('markdown says where the review as a page is: among the artifacts at a URL, or beside it', () => {
     const page = { file: 'contract-review.html', withDocs: true };

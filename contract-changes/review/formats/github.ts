@@ -5,6 +5,7 @@
  */
 import type { Review, ReviewedChange } from '../review.ts';
 import { appliesTo, changeText, placeText, titleOf } from '../../entries.ts';
+import { changeTrafficTexts, documentationHeading, newlyFailingText, patchText, trafficSourcesText } from './traffic-words.ts';
 import { actionNames, verdictSentence } from './words.ts';
 
 interface Annotation {
@@ -26,12 +27,20 @@ export function formatGithub(review: Review): string {
     ...review.lint.map((finding): Annotation => ({
       level: finding.severity, file: finding.file, line: finding.line, title: `${finding.tool} ${finding.rule}`, message: finding.message,
     })),
+    // What recorded traffic says of each change, at the change's place: a warning where it refuses recorded requests or answers.
+    ...review.changes.flatMap((change) => changeTrafficTexts(review, change).map((text): Annotation => ({
+      level: /^(refuses|no longer allows) /.test(text) ? 'warning' : 'notice', file: change.place.file, line: change.place.line, title: `Recorded traffic: ${titleOf(change)}`, message: text,
+    }))),
+    ...(review.traffic?.documentation.patches ?? []).map((patch): Annotation => ({
+      level: 'notice', file: patch.place.file, line: patch.place.line, title: documentationHeading, message: `${patchText(patch)}\nto document it, add:\n${patch.lines.join('\n')}`,
+    })),
     ...review.examples.map((failure): Annotation => ({
       level: 'error', file: failure.place.file, line: failure.place.line, title: 'Example no longer valid',
       message: `in ${appliesTo(failure.uses)}: ${failure.problems.join('; ')}`,
     })),
   ];
   const lines = annotations.map(command);
+  if (review.traffic) lines.push(`::notice title=Recorded traffic::${data(`${trafficSourcesText(review.traffic)}. ${newlyFailingText(review.traffic)}`)}`);
   lines.push(`::${review.breaksRelease ? 'error' : 'notice'} title=Contract review::${data(verdictSentence(review))}`);
   return lines.join('\n');
 }

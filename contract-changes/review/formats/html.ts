@@ -8,6 +8,7 @@
 import type { OperationView, Review, ReviewedChange, Use, ViewLine } from '../review.ts';
 import { appliesTo, placeText, titleOf, type Place, type Renderer } from '../../entries.ts';
 import { sharedEnds, sideBySide, type Row } from '../side-by-side.ts';
+import { changeTrafficTexts, documentationHeading, groupText, hasDocumentation, newlyFailingText, notCheckedText, patchText, trafficSourcesText } from './traffic-words.ts';
 import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface HtmlOptions {
@@ -37,8 +38,9 @@ export function formatHtml(review: Review, { docsUrl, sourceUrl }: HtmlOptions =
       const text = `${escape(statement.what)}${statement.uses.length === 0 ? '' : ` — in ${appliesTo(statement.uses, render)}`}`;
       return `<li${statement.breaksRelease ? ' class="breaking"' : ''}>${statement.breaksRelease ? '✖ ' : ''}${text}${why}${accepted}</li>`;
     });
+    const traffic = changeTrafficTexts(review, change).map((text) => `<li class="traffic">recorded traffic: ${escape(text)}</li>`);
     return `<li class="${change.breaksRelease ? 'breaking' : change.action}"><strong>${change.breaksRelease ? '✖ ' : ''}${actionNames[change.action]}</strong> `
-      + `${escape(titleOf(change))} — ${at(change.place)}<ul>${statements.join('')}</ul></li>`;
+      + `${escape(titleOf(change))} — ${at(change.place)}<ul>${statements.join('')}${traffic.join('')}</ul></li>`;
   };
   const body: string[] = [
     '<h1>Contract review</h1>',
@@ -58,6 +60,7 @@ export function formatHtml(review: Review, { docsUrl, sourceUrl }: HtmlOptions =
     body.push(`<li>${at(failure.place)}, in ${appliesTo(failure.uses, render)}<ul>${failure.problems.map((problem) => `<li>${escape(problem)}</li>`).join('')}</ul></li>`);
   }
   if (review.examples.length > 0) body.push('</ul>');
+  body.push(...trafficSection(review));
   if (docsUrl !== undefined) body.push(`<p>The proposed contract's reference docs: <a href="${escape(docsUrl)}">${escape(docsUrl)}</a>.</p>`);
   if (review.operations.length > 0) {
     body.push('<h2>The docs before and after</h2>', '<p>Each operation the change touches, as its reference docs read: what changed beside what it was, under the sections and fields that hold it; the lines that did not change are counted.</p>');
@@ -74,7 +77,7 @@ body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto
 .verdict.breaking, li.breaking { color: #a40e26; }
 .verdict.breaking { background: #fde8ea; }
 .verdict.compatible { background: #e6f4ea; color: #1b5e20; }
-li li { color: #1d1d1f; } li li.breaking { color: #a40e26; }
+li li { color: #1d1d1f; } li li.breaking { color: #a40e26; } li li.traffic { color: #5a3e00; }
 .why { color: #555; font-size: 90%; }
 code { font-size: 90%; }
 table.docs { border-collapse: collapse; width: 100%; table-layout: fixed; font-size: 90%; margin-bottom: 1.5rem; }
@@ -90,6 +93,23 @@ ${body.join('\n')}
 </body>
 </html>
 `;
+}
+
+/** The section of recorded traffic (`--traffic FILE`): where it came from, what failed the base already. */
+function trafficSection({ traffic }: Review): string[] {
+  if (traffic === undefined) return [];
+  const list = (groups: Parameters<typeof groupText>[0][]) => `<ul>${groups.map((group) => `<li>${escape(groupText(group))}</li>`).join('')}</ul>`;
+  const body = ['<h2>Recorded traffic</h2>', `<p>${escape(trafficSourcesText(traffic))}. ${escape(newlyFailingText(traffic))}</p>`];
+  if (traffic.unexplained.length > 0) body.push('<p>Refused by the proposal where no single change explains it:</p>', list(traffic.unexplained));
+  body.push(traffic.failedBase.length === 0 ? '<p>Failing the base contract already: none.</p>' : `<p>Failing the base contract already (not blamed on this change):</p>${list(traffic.failedBase)}`);
+  const unchecked = notCheckedText(traffic);
+  if (unchecked !== undefined) body.push(`<p>${escape(unchecked)}</p>`);
+  if (hasDocumentation(traffic)) {
+    const items = [...traffic.documentation.patches.map(patchText), ...traffic.documentation.unplaced];
+    body.push(`<h2>${escape(documentationHeading)}</h2>`, `<ul>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>`);
+    if (traffic.documentation.diff !== '') body.push('<p>The smallest change to <code>openapi/</code> that would document it, for a designer to apply (<code>git apply</code>) or not:</p>', `<pre class="diff">${escape(traffic.documentation.diff)}</pre>`);
+  }
+  return body;
 }
 
 /** One operation's docs, before and after, in two columns; in a line that changed, what changed is marked. */

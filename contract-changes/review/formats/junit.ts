@@ -5,6 +5,7 @@
  */
 import type { Review, ReviewedChange } from '../review.ts';
 import { appliesTo, changeText, placeText, titleOf } from '../../entries.ts';
+import { changeTrafficTexts, documentationHeading, groupText, patchText } from './traffic-words.ts';
 import { actionNames, verdictSentence } from './words.ts';
 
 interface Case {
@@ -34,6 +35,7 @@ export function formatJunit(review: Review): string {
       classname: `${finding.tool} ${finding.rule}`, name: `${finding.file}:${finding.line} ${finding.message}`, file: finding.file, line: finding.line,
       failure: { message: finding.message, text: `${finding.severity} ${finding.tool} ${finding.rule} at ${finding.file}:${finding.line}` },
     }))],
+    ...trafficSuites(review),
     ['examples that no longer validate', review.examples.map((failure) => ({
       classname: appliesTo(failure.uses), name: placeText(failure.place), file: failure.place.file, line: failure.place.line,
       failure: { message: failure.problems[0] ?? 'no longer valid', text: failure.problems.join('\n') },
@@ -58,6 +60,33 @@ export function formatJunit(review: Review): string {
   }
   lines.push('</testsuites>');
   return lines.join('\n');
+}
+
+/**
+ * Recorded traffic (`--traffic FILE`): a failing case per change that refuses recorded requests or no longer allows
+ * recorded answers, and per group of them no single change explains; a passing one per other change it says
+ * something of. What failed the base already is the base's, not a case of this change.
+ */
+function trafficSuites(review: Review): [string, Case[]][] {
+  const { traffic } = review;
+  if (traffic === undefined) return [];
+  const ofChanges = review.changes.flatMap((change): Case[] => {
+    const texts = changeTrafficTexts(review, change);
+    if (texts.length === 0) return [];
+    const lines = traffic.byChange.get(change)?.lines ?? [];
+    const refused = lines.some((line) => line.kind !== 'carries');
+    const text = `${texts.join('\n')}\nat ${placeText(change.place)}`;
+    return [{ ...testCase(change), ...(refused ? { failure: { message: texts[0]!, text } } : { output: text }) }];
+  });
+  const unexplained = traffic.unexplained.map((group): Case => ({
+    classname: group.operationId ?? 'no operation', name: groupText(group), file: group.example.file, line: 1,
+    failure: { message: `refused by the proposal, no single change explains it: ${groupText(group)}`, text: groupText(group) },
+  }));
+  const documentation = traffic.documentation.patches.map((patch): Case => ({
+    classname: patch.operations.join(', '), name: patch.what, file: patch.place.file, line: patch.place.line, output: `${patchText(patch)}\nto document it, add:\n${patch.lines.join('\n')}`,
+  }));
+  const cases = [...ofChanges, ...unexplained];
+  return [...(cases.length === 0 ? [] : [['recorded traffic', cases] as [string, Case[]]]), ...(documentation.length === 0 ? [] : [[documentationHeading, documentation] as [string, Case[]]])];
 }
 
 /** A change as a test case: named by what it did, classed by where it applies. */

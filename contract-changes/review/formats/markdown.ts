@@ -1,6 +1,7 @@
 /** The review as Markdown, fit for a pull-request comment (GitHub and GitLab render it alike). */
 import type { Review, ReviewedChange } from '../review.ts';
 import { appliesTo, placeText, statementWithWhy, titleOf, type Place } from '../../entries.ts';
+import { changeTrafficTexts, documentationHeading, groupText, hasDocumentation, newlyFailingText, notCheckedText, patchText, trafficSourcesText } from './traffic-words.ts';
 import { actionNames, baseName, breaksFirst, verdictSentence } from './words.ts';
 
 export interface MarkdownOptions {
@@ -30,6 +31,7 @@ export function formatMarkdown(review: Review, { sourceUrl, page }: MarkdownOpti
   const entry = (change: ReviewedChange): string[] => [
     `- ${change.breaksRelease ? '✖ ' : ''}**${actionNames[change.action]}** ${escape(titleOf(change))} — ${at(change.place)}`,
     ...change.statements.map((statement) => `  - ${statement.breaksRelease ? '✖ ' : ''}${escape(statementWithWhy(statement))}`),
+    ...changeTrafficTexts(review, change).map((text) => `  - recorded traffic: ${escape(text)}`),
   ];
   const mark = review.breaksRelease ? '✖' : '✔';
   const lines = ['## Contract review', '', `**${mark} ${escape(verdictSentence(review))}**`, '', `Compared with ${escape(baseName(review))}.`];
@@ -50,8 +52,25 @@ export function formatMarkdown(review: Review, { sourceUrl, page }: MarkdownOpti
   for (const failure of review.examples) {
     lines.push(`- ${at(failure.place)}, in ${escape(appliesTo(failure.uses))}`, ...failure.problems.map((problem) => `  - ${escape(problem)}`));
   }
+  lines.push(...trafficSection(review));
   lines.push('', '---', '', pageSentence(review, page));
   return lines.join('\n').trimEnd();
+}
+
+/** The section of recorded traffic (`--traffic FILE`): where it came from, what failed the base already. */
+function trafficSection({ traffic }: Review): string[] {
+  if (traffic === undefined) return [];
+  const lines = ['', '### Recorded traffic', '', `${escape(trafficSourcesText(traffic))}. ${escape(newlyFailingText(traffic))}`];
+  if (traffic.unexplained.length > 0) lines.push('', 'Refused by the proposal where no single change explains it:', '', ...traffic.unexplained.map((group) => `- ${escape(groupText(group))}`));
+  lines.push('', traffic.failedBase.length === 0 ? 'Failing the base contract already: none.' : 'Failing the base contract already (not blamed on this change):');
+  if (traffic.failedBase.length > 0) lines.push('', ...traffic.failedBase.slice(0, maxListed).map((group) => `- ${escape(groupText(group))}`));
+  const unchecked = notCheckedText(traffic);
+  if (unchecked !== undefined) lines.push('', escape(unchecked));
+  if (hasDocumentation(traffic)) {
+    lines.push('', `### ${documentationHeading}`, '', ...traffic.documentation.patches.map((patch) => `- ${escape(patchText(patch))}`), ...traffic.documentation.unplaced.map((text) => `- ${escape(text)}`));
+    if (traffic.documentation.diff !== '') lines.push('', 'The smallest change to `openapi/` that would document it, for a designer to apply (`git apply`) or not:', '', '```diff', traffic.documentation.diff.trimEnd(), '```');
+  }
+  return lines;
 }
 
 /** Where the review as a page is, and what it adds: said plainly, whether CI keeps it at an address or not. */

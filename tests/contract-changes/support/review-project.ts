@@ -10,11 +10,12 @@ import { promisify } from 'node:util';
 import { reviewChange, type Review } from '../../../contract-changes/review/review.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
-// What `npm run review` reads (with --out, the docs' build and CHANGELOG.md too), and the launcher its npm
+// What `npm run review` reads (with --out, the docs' build and CHANGELOG.md too; with --traffic, the mock's request
+// checks, the admin contract's bundle in generated/ and the traffic corpus CI passes it), and the launcher its npm
 // script starts through (not the pinned Node it may install).
 const copied = [
-  'openapi', 'releases', 'contract-changes', 'contract-model', 'spectral', '.spectral.yaml', 'redocly.yaml', 'package.json',
-  '.ci/on-node.cjs', 'scripts', 'CHANGELOG.md',
+  'openapi', 'releases', 'contract-changes', 'contract-model', 'mock', 'generated', 'spectral', '.spectral.yaml', 'redocly.yaml', 'package.json',
+  '.ci/on-node.cjs', 'scripts', 'CHANGELOG.md', 'contract-tests/traffic/contract-suite.json',
 ];
 
 export interface Run {

@@ -46,3 +46,15 @@ describe("the console's own calls in the journal", () => {
     stream.close();
   });
 });
+
+describe("the console's own calls in recorded traffic", () => {
+  it('are left out of the journal exported as traffic', async () => {
+    const own = await mock.call('/v1/partner/customers?limit=7', { headers: { 'x-mock-tool': 'console' } });
+    const apps = await mock.call('/v1/partner/customers?limit=8');
+    const exported = (await mock.call('/_mock/requests/export', { key: sandboxKey })).json as { exchanges: { request: { query: string | null } }[] };
+    const queries = exported.exchanges.map((exchange) => JSON.stringify(exchange.request.query));
+    expect(queries.some((query) => query.includes('limit=8'))).toBe(true);
+    expect(queries.some((query) => query.includes('limit=7'))).toBe(false);
+    expect(own.status).toBe(apps.status);
+  });
+});
