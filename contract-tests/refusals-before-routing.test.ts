@@ -165,7 +165,7 @@ describe('a body over 1 MiB', () => {
 });
 
 /**
- * The contract names no timeout. The suite's mock is started with --headers-timeout 1s --request-timeout 2s, and
+ * The contract names no timeout. The suite's mock is started with --headers-timeout 3s --request-timeout 10s, and
  * waited for as long as the test lasts; another target gets a bound, past which the check is reported skipped.
  */
 const slowBoundMs = target.kind === 'self-started-mock' ? undefined : 45_000;
@@ -177,7 +177,7 @@ async function answerOfSlowRequest(
 ): Promise<SocketAnswer | undefined> {
   const answer = slowBoundMs === undefined ? await exchange.answer : await within(slowBoundMs, exchange.answer);
   if (answer === undefined) {
-    const reason = `no answer within ${slowBoundMs} ms: the target waits longer for a slow request (the contract names no timeout; the suite's mock is started with --headers-timeout 1s --request-timeout 2s for this check)`;
+    const reason = `no answer within ${slowBoundMs} ms: the target waits longer for a slow request (the contract names no timeout; the suite's mock is started with --headers-timeout 3s --request-timeout 10s for this check)`;
     recordSkip(check, reason);
     skip(reason);
   }

@@ -58,9 +58,10 @@ async function setUp(project: TestProject): Promise<() => Promise<void>> {
           '--webhook-retry-delays', '50ms,50ms,50ms',
           // Short enough for the expiry check to wait for it.
           '--download-url-ttl', '2s',
-          // Short enough for the 408 checks (refusals-before-routing.test.ts) to wait for them.
-          '--headers-timeout', '1s',
-          '--request-timeout', '2s',
+          // Short enough for the 408 checks (refusals-before-routing.test.ts) to wait for them, long enough that 200
+          // concurrent creates on a loaded two-core machine all arrive whole before them.
+          '--headers-timeout', '3s',
+          '--request-timeout', '10s',
           '--record-traffic', trafficFile,
         ],
       });
