@@ -1,4 +1,5 @@
-/** How the views show what the mock sent: JSON, headers, times and statuses. */
+/** How the views show what the mock sent: JSON, headers, times and statuses, and tables' heads. */
+import type { ComponentChildren } from 'preact';
 export function Json({ value, label }: { value: unknown; label?: string }) {
   const text = typeof value === 'string' ? prettyText(value) : JSON.stringify(value, null, 2);
   return (
@@ -44,5 +45,18 @@ export function HeadersTable({ headers }: { headers: Iterable<readonly [string, 
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A table's head: one column heading each (text, or a control such as Disarm all). */
+export function TableHead({ columns }: { columns: readonly ComponentChildren[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th scope="col">{column}</th>
+        ))}
+      </tr>
+    </thead>
   );
 }

@@ -8,6 +8,7 @@ import { useChanges } from '../../live/changes.ts';
 import { partnerKey } from '../../session.ts';
 import type { useOutcome } from '../../ui/actions.tsx';
 import { Panel } from '../../ui/layout.tsx';
+import { TableHead } from '../../ui/text.tsx';
 import { ArmForm } from './arm-form.tsx';
 
 type Fault = AdminSchemas['Fault'];
@@ -27,20 +28,18 @@ export function ForcedAnswersPanel({ who, outcome }: { who: string; outcome: Ret
       <ArmForm onArmed={(request) => void admin.POST('/_mock/faults', { body: request }).then(settle(`Armed for ${request.operationId}.`))} />
       <table class="grid">
         <caption>Armed for {who} requests</caption>
-        <thead>
-          <tr>
-            <th scope="col">Operation</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Delay</th>
-            <th scope="col">Left</th>
-            <th scope="col">Partner</th>
-            <th scope="col">
-              <button type="button" disabled={faults.length === 0} onClick={() => void admin.DELETE('/_mock/faults').then(settle('Every fault disarmed.'))}>
-                Disarm all
-              </button>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Operation',
+            'Answer',
+            'Delay',
+            'Left',
+            'Partner',
+            <button type="button" disabled={faults.length === 0} onClick={() => void admin.DELETE('/_mock/faults').then(settle('Every fault disarmed.'))}>
+              Disarm all
+            </button>,
+          ]}
+        />
         <tbody>
           {faults.length === 0 ? (
             <tr>

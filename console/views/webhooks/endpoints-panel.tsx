@@ -5,6 +5,7 @@ import { useChanges } from '../../live/changes.ts';
 import { partnerKey } from '../../session.ts';
 import type { useOutcome } from '../../ui/actions.tsx';
 import { Panel } from '../../ui/layout.tsx';
+import { TableHead } from '../../ui/text.tsx';
 import { EndpointRow } from './endpoint-row.tsx';
 import { NewEndpoint } from './new-endpoint.tsx';
 
@@ -22,14 +23,7 @@ export function EndpointsPanel({ outcome }: { outcome: ReturnType<typeof useOutc
     <Panel title="Endpoints">
       {endpoints.length === 0 ? <p class="muted">No endpoint: events go to the mock's default endpoint (--webhook-url), if it has one.</p> : null}
       <table class="grid endpoints">
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Events</th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Endpoint', 'Events', 'State', 'Actions']} />
         <tbody>
           {endpoints.map((endpoint) => (
             <EndpointRow endpoint={endpoint} settle={outcome.settle} />

@@ -1,7 +1,7 @@
 /** How an event was delivered to each endpoint: its state, every attempt, and a way to send it again. */
 import { adminClient, type AdminSchemas } from '../../api.ts';
 import type { CallResult } from '../../ui/actions.tsx';
-import { StatusBadge, When } from '../../ui/text.tsx';
+import { StatusBadge, TableHead, When } from '../../ui/text.tsx';
 
 type MockEvent = AdminSchemas['MockEvent'];
 
@@ -35,15 +35,7 @@ export function EventDeliveries({ event, settle }: { event: MockEvent; settle: (
             </button>
           </p>
           <table class="grid">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">At</th>
-                <th scope="col">Status</th>
-                <th scope="col">ms</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
+            <TableHead columns={['#', 'At', 'Status', 'ms', 'Outcome']} />
             <tbody>
               {delivery.attempts.map((attempt) => (
                 <tr>
