@@ -10,6 +10,11 @@
  * - an object keeps every property its schema names, and only the first `keptUnknownProperties` others (each of
  *   which is a problem of its own, so the listing is over its limit already).
  *
+ * Those bounds are per array and per object; nested, they multiply (a seed's 10,000 customers of 100 companies
+ * each is a million objects kept, a minute of listing). So the walk also keeps at most `keptNodes` items and
+ * unknown properties in all, the first it meets; past them it cuts, and says so (`cut`): the listing then holds
+ * the problems of what was kept, and more may lie past it.
+ *
  * Nothing else changes: the listing finds exactly the problems of the items and properties it keeps.
  */
 import { pointer, type ContractDocument, type JsonObject } from './document-nodes.ts';
@@ -19,26 +24,48 @@ export interface ListingBounds {
   keptUnknownProperties: number;
   /** Items kept of an array whose schema sets no `maxItems` (the contract's lint requires one on every array). */
   unboundedArrayItems: number;
+  /** Array items and unknown properties kept in all, over the whole value. */
+  keptNodes: number;
+}
+
+/** What is left of the whole value's `keptNodes`, and whether the walk cut anything to keep within it. */
+interface Budget {
+  left: number;
+  cut: boolean;
 }
 
 /** Schemas the walk follows no further: a recursive schema would otherwise follow a deep value to its end. */
 const maxDepth = 64;
 
-export function errorListingValue(document: ContractDocument, schema: JsonObject, value: unknown, bounds: ListingBounds): unknown {
-  return bound(document, [schema], value, bounds, 0);
+/** The value cut as above; `cut` when the whole value's bound cut something (its problems may be more than listed). */
+export function errorListingValue(document: ContractDocument, schema: JsonObject, value: unknown, bounds: ListingBounds): { value: unknown; cut: boolean } {
+  const budget: Budget = { left: bounds.keptNodes, cut: false };
+  const bounded = bound(document, [schema], value, { bounds, budget }, 0);
+  return { value: bounded, cut: budget.cut };
 }
 
-function bound(document: ContractDocument, schemas: readonly unknown[], value: unknown, bounds: ListingBounds, depth: number): unknown {
+interface Walk {
+  bounds: ListingBounds;
+  budget: Budget;
+}
+
+function bound(document: ContractDocument, schemas: readonly unknown[], value: unknown, walk: Walk, depth: number): unknown {
   if (value === null || typeof value !== 'object' || depth > maxDepth) return value;
   const candidates = expand(document, schemas);
   if (candidates.length === 0) return value;
-  return Array.isArray(value) ? boundArray(document, candidates, value, bounds, depth) : boundObject(document, candidates, value as JsonObject, bounds, depth);
+  return Array.isArray(value) ? boundArray(document, candidates, value, walk, depth) : boundObject(document, candidates, value as JsonObject, walk, depth);
 }
 
-function boundArray(document: ContractDocument, candidates: readonly JsonObject[], items: readonly unknown[], bounds: ListingBounds, depth: number): unknown[] {
+function boundArray(document: ContractDocument, candidates: readonly JsonObject[], items: readonly unknown[], walk: Walk, depth: number): unknown[] {
+  const { bounds, budget } = walk;
   const limits = candidates.map((schema) => schema.maxItems).filter((limit): limit is number => typeof limit === 'number');
   // The largest limit of the branches the value might be read against: no branch loses an item it allows.
-  const kept = limits.length > 0 ? limits.reduce((a, b) => Math.max(a, b)) + 1 : bounds.unboundedArrayItems;
+  const allowed = limits.length > 0 ? limits.reduce((a, b) => Math.max(a, b)) + 1 : bounds.unboundedArrayItems;
+  // Never fewer than the array must hold: a cut below its `minItems` would be a problem the value does not have.
+  const least = Math.max(0, ...candidates.map((schema) => (typeof schema.minItems === 'number' ? schema.minItems : 0)));
+  const kept = Math.max(Math.min(allowed, budget.left), least);
+  if (kept < Math.min(allowed, items.length)) budget.cut = true;
+  budget.left -= Math.min(kept, items.length);
   let result: unknown[] | undefined = items.length > kept ? items.slice(0, kept) : undefined;
   const length = Math.min(items.length, kept);
   for (let index = 0; index < length; index += 1) {
@@ -49,13 +76,14 @@ function boundArray(document: ContractDocument, candidates: readonly JsonObject[
       else if (isSchema(schema.items)) itemSchemas.push(schema.items);
     }
     const item = items[index];
-    const bounded = bound(document, itemSchemas, item, bounds, depth + 1);
+    const bounded = bound(document, itemSchemas, item, walk, depth + 1);
     if (bounded !== item) (result ??= items.slice(0, length))[index] = bounded;
   }
   return result ?? (items as unknown[]);
 }
 
-function boundObject(document: ContractDocument, candidates: readonly JsonObject[], object: JsonObject, bounds: ListingBounds, depth: number): JsonObject {
+function boundObject(document: ContractDocument, candidates: readonly JsonObject[], object: JsonObject, walk: Walk, depth: number): JsonObject {
+  const { bounds, budget } = walk;
   const named = new Set<string>();
   for (const schema of candidates) {
     if (isSchema(schema.properties)) for (const name of Object.keys(schema.properties)) named.add(name);
@@ -63,7 +91,13 @@ function boundObject(document: ContractDocument, candidates: readonly JsonObject
   }
   const keys = Object.keys(object);
   let unknown = 0;
-  const kept = keys.filter((key) => named.has(key) || ++unknown <= bounds.keptUnknownProperties);
+  const kept = keys.filter((key) => {
+    if (named.has(key)) return true;
+    if (++unknown > bounds.keptUnknownProperties) return false;
+    if (budget.left > 0) return (budget.left -= 1), true;
+    budget.cut = true;
+    return false;
+  });
   // Cut, the object is made anew from what it keeps: copying it whole and deleting the rest cost far more.
   let result: JsonObject | undefined = kept.length < keys.length ? {} : undefined;
   for (const key of kept) {
@@ -74,7 +108,7 @@ function boundObject(document: ContractDocument, candidates: readonly JsonObject
       else if (!named.has(key) && isSchema(schema.additionalProperties)) childSchemas.push(schema.additionalProperties);
     }
     const child = object[key];
-    const bounded = bound(document, childSchemas, child, bounds, depth + 1);
+    const bounded = bound(document, childSchemas, child, walk, depth + 1);
     if (bounded !== child) result ??= { ...object };
     // Defined, not assigned: a key `__proto__` stays a property, as in the value read.
     if (result) Object.defineProperty(result, key, { value: bounded, writable: true, enumerable: true, configurable: true });

@@ -54,11 +54,12 @@ export function createSchemaCompiler(document: ContractDocument): SchemaCompiler
             return true;
           }
           listing ??= (lister ??= createAjv(document, true)).compile(fragment);
-          listing(errorListingValue(document, schema, value, listingBounds));
+          const listed = errorListingValue(document, schema, value, listingBounds);
+          listing(listed.value);
           // Cut down, the value may hold none of its problems (they were all past a cut): the verdict's first one stands.
           const found = listing.errors?.length ? listing.errors : (verdict.errors ?? []);
           check!.errors = found.length > listedProblemsLimit ? found.slice(0, listedProblemsLimit) : found;
-          check!.more = found.length > listedProblemsLimit;
+          check!.more = found.length > listedProblemsLimit || listed.cut;
           return false;
         },
         { errors: null, more: false },
@@ -82,8 +83,9 @@ export function createSchemaCompiler(document: ContractDocument): SchemaCompiler
   };
 }
 
-// More unknown properties than a listing shows are still "more": one past the limit says so.
-const listingBounds = { keptUnknownProperties: listedProblemsLimit + 1, unboundedArrayItems: listedProblemsLimit + 1 };
+// More unknown properties than a listing shows are still "more": one past the limit says so. Five listings' worth of
+// items in all: enough for every problem a listing keeps, never a million objects.
+const listingBounds = { keptUnknownProperties: listedProblemsLimit + 1, unboundedArrayItems: listedProblemsLimit + 1, keptNodes: 5 * listedProblemsLimit };
 
 function createAjv(document: ContractDocument, allErrors: boolean): Ajv2020 {
   // strict: false because OpenAPI adds keywords JSON Schema does not know (discriminator, example, xml).

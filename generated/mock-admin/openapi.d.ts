@@ -1071,7 +1071,8 @@ export interface components {
              * @description Present only when the mock is a proxy (`--upstream`): what the upstream did with the request it was
              *     forwarded. `answered` with its status; `unreachable` (the proxy answered `502`), `timeout` (`504`), or
              *     `too-large`: it answered (its status given) with a body over `--upstream-max-body`, which the proxy stopped
-             *     reading, hanging up, and answered `502`.
+             *     reading, hanging up, and answered `502`; `malformed`: it answered with a status no HTTP answer may have (not
+             *     200 to 599: `999`), which the proxy cannot pass on, and answered `502`.
              */
             upstream?: {
                 /**
@@ -1085,7 +1086,7 @@ export interface components {
                  * @example answered
                  * @enum {string}
                  */
-                outcome: "answered" | "unreachable" | "timeout" | "too-large";
+                outcome: "answered" | "unreachable" | "timeout" | "too-large" | "malformed";
                 /**
                  * Format: int32
                  * @description The upstream's status, when it answered.

@@ -16,6 +16,11 @@ export interface Answer {
   json?: unknown;
   /** Every header sent, set once when the answer is finalised. */
   finalHeaders?: Record<string, string>;
+  /**
+   * `Set-Cookie` headers, each written as a header line of its own: the one header whose values cannot be joined
+   * into one (RFC 9110, section 5.3). A proxy's, as its upstream sent them.
+   */
+  setCookies?: readonly string[];
   /** For an answer written as it comes (server-sent events): what writes it, after its head. `body` is then empty. */
   stream?: AnswerStream;
 }

@@ -115,7 +115,8 @@ export function writeAnswer(destination: Destination, answer: Answer, method: st
 
 function write(destination: Destination, answer: Sendable, method: string): void {
   if (answer.stream && 'streams' in destination && destination.streams) return writeStream(destination.response, destination.streams, answer as Sendable & { stream: AnswerStream }, method);
-  const headers: Record<string, string> = { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) };
+  const headers: Record<string, string | string[]> = { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) };
+  if (answer.setCookies?.length) headers['set-cookie'] = answer.setCookies.map(headerValue);
   const body = method === 'HEAD' ? undefined : answer.body;
   if ('response' in destination) {
     const { response } = destination;
@@ -128,14 +129,15 @@ function write(destination: Destination, answer: Sendable, method: string): void
     return;
   }
   const { socket } = destination;
-  const head = [`HTTP/1.1 ${answer.status} ${reasonOf(answer.status)}`, `date: ${new Date().toUTCString()}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((one) => `${name}: ${one}`));
+  const head = [`HTTP/1.1 ${answer.status} ${reasonOf(answer.status)}`, `date: ${new Date().toUTCString()}`, ...lines];
   socket.write(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body === undefined ? Buffer.alloc(0) : Buffer.from(body)]));
   closeInStages(socket);
 }
 
 /** The answer with every header it sends, each value escaped as header-value.ts says. */
 function sendable(answer: Answer): Sendable {
-  const finalHeaders: Record<string, string> = {};
+  const finalHeaders: Record<string, string> = Object.create(null); // `__proto__` is a name an upstream may send
   for (const [name, value] of Object.entries(answer.finalHeaders ?? answer.headers)) finalHeaders[name] = headerValue(String(value));
   return { ...answer, finalHeaders };
 }

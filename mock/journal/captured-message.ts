@@ -55,7 +55,7 @@ const maxBodyJsonBytes = 32 * 1024;
  * (`authorization` shows as `maskedKey` when the request carried a valid key), at most `maxHeaders` of them.
  */
 export function capturedHeaders(headers: IncomingHttpHeaders | Record<string, string>, maskedKey?: string): Record<string, string> {
-  const kept: Record<string, string> = {};
+  const kept: Record<string, string> = Object.create(null); // `__proto__` is a header name like any other
   let count = 0;
   for (const name in headers) {
     const value = headers[name];

@@ -40,7 +40,7 @@ export interface RequestRecord {
   /** How the request broke the contract, when a proxy forwarded it anyway. */
   requestViolations?: string[];
   /** When the mock is a proxy: what the upstream did with the request. */
-  upstream?: { url: string; outcome: 'answered' | 'unreachable' | 'timeout' | 'too-large'; status?: number; durationMs: number };
+  upstream?: { url: string; outcome: 'answered' | 'unreachable' | 'timeout' | 'too-large' | 'malformed'; status?: number; durationMs: number };
   /** An event the webhook relay received: its verdict (bounded by the relay). */
   webhook?: JournalNote['webhook'];
   /** What was sent and answered (captured-message.ts); absent from entries journaled before the mock kept them. */

@@ -131,7 +131,10 @@ function responseOf(exchange: Exchange): CapturedMessage | null {
   const answer = exchange.response;
   if (!answer || refusalOf(exchange.request)) return null;
   const headers = answer.finalHeaders ?? answer.headers;
-  return { headers: capturedHeaders(headers), body: exchange.method === 'HEAD' ? null : capturedBody(answer.body, headers['content-type']) };
+  // Each cookie a header line of its own on the wire; one value here (a journal's header is one line), the cookies
+  // apart by ` | `, which no cookie's syntax has (RFC 6265: a value holds no space, an attribute no `|`).
+  const written = answer.setCookies?.length ? { ...headers, 'set-cookie': answer.setCookies.join(' | ') } : headers;
+  return { headers: capturedHeaders(written), body: exchange.method === 'HEAD' ? null : capturedBody(answer.body, headers['content-type']) };
 }
 
 function errorCodeOf(json: unknown): string | null {

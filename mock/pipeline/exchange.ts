@@ -13,7 +13,7 @@ export interface UpstreamOutcome {
   /** The upstream's base URL. */
   url: string;
   /** `too-large`: it answered, with a body over `--upstream-max-body`, which the proxy stopped reading. */
-  outcome: 'answered' | 'unreachable' | 'timeout' | 'too-large';
+  outcome: 'answered' | 'unreachable' | 'timeout' | 'too-large' | 'malformed';
   /** Its status, when it answered. */
   status?: number;
   /** From sending the request to the whole answer, in milliseconds. */

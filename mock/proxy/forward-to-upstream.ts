@@ -51,16 +51,23 @@ export function forwardToUpstream(options: { url: string; timeoutMs: number; max
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
-      const body = await readBoundedBody(response, options.maxBodyBytes);
-      if (body === tooLarge) {
+      // A status no answer may have (fetch takes any three digits: 999) is no answer to pass on, nor one to journal.
+      const body = isFinalStatus(response.status) ? await readBoundedBody(response, options.maxBodyBytes) : undefined;
+      if (body === undefined) {
+        await response.body?.cancel().catch(() => undefined);
+        failure = { outcome: 'malformed', reason: `answered with status ${response.status}, which is not one an HTTP answer may have (200 to 599)` };
+      } else if (body === tooLarge) {
         failure = { outcome: 'too-large', status: response.status, reason: `sent an answer over ${Math.round(options.maxBodyBytes / 1024)} KiB (--upstream-max-body), and the proxy stopped reading it` };
       } else {
-        const headers: Record<string, string> = {};
+        // No prototype: a header named `__proto__` is a header, not the object's prototype.
+        const headers: Record<string, string> = Object.create(null);
         const ofConnection = hopByHop(response.headers.get('connection'));
         response.headers.forEach((value, name) => {
-          if (!ofConnection(name) && name !== 'content-encoding') headers[name] = receivedHeaderText(value);
+          if (!ofConnection(name) && name !== 'content-encoding' && name !== 'set-cookie') headers[name] = receivedHeaderText(value);
         });
-        const answer = { status: response.status, headers, body, ...jsonOf(headers['content-type'], body) };
+        // Each as it came: joined, cookies would be one the client cannot read.
+        const setCookies = ofConnection('set-cookie') ? [] : response.headers.getSetCookie().map(receivedHeaderText);
+        const answer = { status: response.status, headers, body, ...(setCookies.length > 0 ? { setCookies } : {}), ...jsonOf(headers['content-type'], body) };
         exchange.upstream = outcome('answered', response.status);
         if (options.fallback && lacksOperation(answer)) {
           // The steps after this one answer from the mock's own state.
@@ -85,6 +92,9 @@ export function forwardToUpstream(options: { url: string; timeoutMs: number; max
     respond(exchange, new ApiError(status, code, `The upstream ${options.url} ${failure.reason}; retry later.`));
   };
 }
+
+/** A status an answer the proxy passes on may have: 1xx are not final, and a status is three digits of 1 to 5. */
+const isFinalStatus = (status: number): boolean => Number.isInteger(status) && status >= 200 && status <= 599;
 
 /** The request's headers as the upstream gets them: the caller's key and idempotency key included; our request id. */
 function forwardedHeaders(exchange: Exchange): Headers {

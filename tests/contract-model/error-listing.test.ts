@@ -30,6 +30,16 @@ const document: ContractDocument = {
         },
       },
       Unbounded: { type: 'array', items: { type: 'integer' } },
+      // A seed's shape: limits that are each reasonable, and multiply.
+      Customers: {
+        type: 'array',
+        maxItems: 10_000,
+        items: {
+          type: 'object',
+          required: ['email'],
+          properties: { email: { type: 'string' }, companies: { type: 'array', minItems: 1, maxItems: 100, items: { $ref: '#/components/schemas/Member' } } },
+        },
+      },
     },
   },
 };
@@ -117,6 +127,21 @@ describe('a check of a value far past its limits', () => {
     const value = Array.from({ length: 5000 }, (_, index) => (index === 4000 ? 'x' : index));
     expect(check(value)).toBe(false);
     expect(check.errors?.map((error) => error.instancePath)).toEqual(['/4000']);
+  });
+
+  it('reads a bounded number of items in all when limits multiply (ten thousand customers of a hundred companies)', () => {
+    const inner = Array.from({ length: 10_000 }, () => counted(Array.from({ length: 100 }, () => ({}))));
+    const outer = counted(inner.map((companies) => ({ companies: companies.array })));
+    const check = compiler.component('Customers');
+    expect(check(outer.array)).toBe(false);
+    const reads = outer.reads() + inner.reduce((sum, companies) => sum + companies.reads(), 0);
+    // Five listings' worth of items, each read by the cut and by the listing, and one company each of the customers
+    // kept (its companies' minItems): a bound of the contract's, whatever the value holds.
+    expect(reads).toBeLessThanOrEqual(4 * 5 * listedProblemsLimit + 10);
+    expect(check.more).toBe(true);
+    expect(check.errors?.length).toBeGreaterThan(0);
+    // An array kept short of its minItems by the cut would be a problem the value does not have.
+    expect((check.errors ?? []).some((error) => error.keyword === 'minItems')).toBe(false);
   });
 
   it('does not descend into a deeply nested value the schema does not describe', () => {

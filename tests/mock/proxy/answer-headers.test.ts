@@ -162,3 +162,62 @@ describe('a proxy whose upstream answers a page of 200,000 broken items', () => 
     expect(violations.at(-1)).toMatch(/^body: … and \d+ more$/);
   });
 });
+
+describe('a proxy whose upstream answers what HTTP does not allow, or several cookies', () => {
+  let upstream: import('node:net').Server;
+  let upstreamUrl: string;
+  let proxy: TestMock;
+  /** What the upstream answers next: a status line and headers of its own, raw, and a JSON body. */
+  let next = { status: '999 Whatever', headers: [] as string[] };
+  beforeAll(async () => {
+    const { createServer } = await import('node:net');
+    upstream = createServer((socket) => {
+      socket.once('data', (chunk: Buffer) => {
+        const requestId = /x-request-id: (\S+)/i.exec(chunk.toString('latin1'))?.[1] ?? 'req_none';
+        const body = JSON.stringify({ payload: { data: [], hasMore: false, nextCursor: null }, error: {} });
+        const head = [`HTTP/1.1 ${next.status}`, 'content-type: application/json', `x-request-id: ${requestId}`, ...Object.entries(rateLimit).map(([name, value]) => `${name}: ${value}`), ...next.headers, `content-length: ${Buffer.byteLength(body)}`, 'connection: close'];
+        socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', () => resolve()));
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    proxy = await startTestMock({ upstream: { url: upstreamUrl, timeoutMs: 5_000, fallback: false, requests: 'refuse' } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    upstream?.close();
+  });
+
+  it('answers 502 naming a status no answer may have, and journals what its own contract allows', async () => {
+    next = { status: '999 Whatever', headers: [] };
+    const answer = await ask(proxy.url, '/v1/partner/customers', { headers: { 'x-request-id': 'req-status-999' } });
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.body).error).toMatchObject({ code: 'E_BAD_GATEWAY', message: expect.stringContaining('status 999') });
+    const { listed } = await journaledAnswer(proxy, 'req-status-999');
+    expect(listed.upstream).toMatchObject({ outcome: 'malformed' });
+    expect(listed.upstream).not.toHaveProperty('status');
+    // The journal's list, the console's Requests view, stays readable.
+    expect((await proxy.call('/_mock/requests?limit=10')).status).toBe(200);
+  });
+
+  it('passes every Set-Cookie on as a header of its own, and journals them', async () => {
+    next = { status: '200 OK', headers: ['set-cookie: a=1; Path=/', 'set-cookie: b=2', 'set-cookie: c=3; HttpOnly'] };
+    const answer = await ask(proxy.url, '/v1/partner/customers', { headers: { 'x-request-id': 'req-three-cookies' } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2', 'c=3; HttpOnly']);
+    // A cookie is a credential: the journal keeps that there was one, not what it was.
+    const { response } = await journaledAnswer(proxy, 'req-three-cookies');
+    expect(response?.headers['set-cookie']).toBe('[masked]');
+  });
+
+  it('passes on a header whatever its name, __proto__ included', async () => {
+    next = { status: '200 OK', headers: ['__proto__: one', 'constructor: two', 'x-a!b: three'] };
+    const answer = await ask(proxy.url, '/v1/partner/customers', { headers: { 'x-request-id': 'req-odd-names' } });
+    expect(answer.status).toBe(200);
+    // Node's parsed headers leave `__proto__` out; the lines as they came keep it.
+    const lines = answer.rawHeaders.flatMap((value, index, all) => (index % 2 === 0 ? [`${value.toLowerCase()}: ${all[index + 1]}`] : []));
+    expect(lines).toEqual(expect.arrayContaining(['__proto__: one', 'constructor: two', 'x-a!b: three']));
+    const { response } = await journaledAnswer(proxy, 'req-odd-names');
+    expect(Object.getOwnPropertyDescriptor(response?.headers ?? {}, '__proto__')?.value).toBe('one');
+  });
+});

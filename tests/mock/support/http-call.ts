@@ -43,13 +43,13 @@ export async function call(baseUrl: string, path: string, options: CallOptions =
  * A request sent with node:http as it is, headers exactly as given: no client decompresses the answer or adds
  * Accept-Encoding, Host or Origin behind the test's back. `reason` is the status line's reason phrase.
  */
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; reason: string; headers: IncomingHttpHeaders; body: Buffer }> {
+export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; reason: string; headers: IncomingHttpHeaders; rawHeaders: string[]; body: Buffer }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const sent = request({ host: hostname, port, path, method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, reason: response.statusMessage ?? '', headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, reason: response.statusMessage ?? '', headers: response.headers, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }));
     });
     sent.on('error', reject);
     sent.end(body);
