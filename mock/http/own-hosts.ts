@@ -9,6 +9,13 @@
  * with `--public-url` when it has one: behind a tunnel or a proxy, that is where clients reach it. Otherwise with the
  * host the client used, when it is one of the mock's own names, so that a page loaded from `localhost:4010` gets
  * links to `localhost:4010` (a page of one origin may not frame another's); otherwise with the address it listens on.
+ *
+ * A name is the mock's only when it is a name DNS could hold (at most 253 characters, labels of at most 63 letters,
+ * digits, `-` or `_`): a link made from a 5,000-character `Host` would break the contract's own `maxLength` on URLs.
+ * The port is not checked, nor is which address an IP literal is: behind `docker run -p 8080:4010` or a forwarded
+ * port the client reaches the mock at a port and address it does not listen on, and those are where its links must
+ * point. Neither can come from DNS rebinding, which needs a name. Links use the host as URL parsing writes it
+ * (`0x7f.1` is `127.0.0.1`), so that one address is always written one way.
  */
 import { hostname } from 'node:os';
 import { isIP } from 'node:net';
@@ -22,7 +29,7 @@ export function ownHosts(given: readonly string[]): OwnHosts {
   const names = new Set(['localhost', hostname().toLowerCase(), ...given.map((host) => host.toLowerCase())]);
   return {
     answers(host) {
-      const name = host === undefined ? undefined : hostName(host);
+      const name = host === undefined ? undefined : parsedHost(host)?.name;
       return name !== undefined && (names.has(name) || name.endsWith('.localhost') || isIP(name.replace(/^\[|\]$/g, '')) !== 0);
     },
   };
@@ -32,15 +39,29 @@ export function ownHosts(given: readonly string[]): OwnHosts {
 export function linkBase(options: { publicUrl?: string; hosts: OwnHosts; listening: () => string }): (host: string | undefined) => string {
   const { publicUrl, hosts, listening } = options;
   if (publicUrl !== undefined) return () => publicUrl;
-  return (host) => (host !== undefined && hosts.answers(host) ? `http://${host.toLowerCase()}` : listening());
+  return (host) => {
+    const parsed = host !== undefined && hosts.answers(host) ? parsedHost(host) : undefined;
+    return parsed === undefined ? listening() : `http://${parsed.host}`;
+  };
 }
 
-/** The host name of a `Host` header (`localhost:4010`, `[::1]:4010`), lower-cased; undefined when it is not one. */
-function hostName(host: string): string | undefined {
-  if (host === '' || /[\s/\\?#@]/.test(host)) return undefined;
+const maxNameLength = 253;
+const label = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+/**
+ * A `Host` header (`localhost:4010`, `[::1]:4010`) as URL parsing writes it, `host` with its port and `name`
+ * without; undefined when it is not a host, or names one DNS could not hold.
+ */
+function parsedHost(host: string): { host: string; name: string } | undefined {
+  if (host === '' || host.length > maxNameLength + 8 || /[\s/\\?#@]/.test(host)) return undefined;
+  let url: URL;
   try {
-    return new URL(`http://${host}`).hostname.toLowerCase();
+    url = new URL(`http://${host}`);
   } catch {
     return undefined;
   }
+  const name = url.hostname;
+  const isAddress = name.startsWith('[') || isIP(name) !== 0;
+  if (!isAddress && (name.length > maxNameLength || !name.replace(/\.$/, '').split('.').every((part) => label.test(part)))) return undefined;
+  return { host: url.host, name };
 }

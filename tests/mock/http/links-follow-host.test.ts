@@ -45,6 +45,32 @@ describe('the links the mock makes', () => {
     }
   });
 
+  it('are made with the address the mock listens on for a name DNS could not hold, so that no link outgrows its maxLength', async () => {
+    const long = `${'a'.repeat(2100)}.localhost:${port()}`;
+    const longLabel = `${'a'.repeat(64)}.localhost:${port()}`;
+    const longName = `${Array(64).fill('abc').join('.')}.localhost:${port()}`; // 255 characters before the port
+    for (const host of [long, longLabel, longName, `evil.example;.localhost:${port()}`, `evil.example%2e.localhost:${port()}`]) {
+      expect(await downloadUrlFor(mock, host), host.slice(0, 80)).toMatch(new RegExp(`^${mock.url.replaceAll('.', '\\.')}/`));
+    }
+    expect(await downloadUrlFor(mock, `${'a'.repeat(63)}.localhost:${port()}`)).toMatch(new RegExp(`^http://a{63}\\.localhost:${port()}/`));
+  });
+
+  it('refuse an admin call whose Host is no name, before anything is written', async () => {
+    const host = `${'a'.repeat(5000)}.localhost:${port()}`;
+    const body = JSON.stringify({ url: 'http://localhost:3000/webhooks', enabledEvents: ['*'] });
+    const key = 'dk_test_LongHostPartner000000000001';
+    const answer = await rawRequest(mock.url, 'POST', '/_mock/webhook-endpoints', { host, authorization: key, 'content-type': 'application/json' }, body);
+    expect(answer.status).toBe(403);
+    expect(asJson(answer).error.code).toBe('E_HOST_NOT_ALLOWED');
+    const listed = await rawRequest(mock.url, 'GET', '/_mock/webhook-endpoints', { authorization: key });
+    expect(asJson(listed).payload.data).toEqual([]);
+  });
+
+  it('write an address one way, as URL parsing writes it', async () => {
+    const served = asJson(await rawRequest(mock.url, 'GET', '/openapi.json', { host: `0x7f.2:${port()}` })).servers[0].url;
+    expect(served).toBe(`http://127.0.0.2:${port()}`);
+  });
+
   it('that a download URL gives serve the document at the host it names', async () => {
     const url = new URL(await downloadUrlFor(mock, `localhost:${port()}`));
     const file = await rawRequest(mock.url, 'GET', `${url.pathname}${url.search}`, { host: url.host });
