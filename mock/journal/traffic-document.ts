@@ -53,14 +53,29 @@ export function trafficBounds(headBytes: number, bounds = contractFacts.traffic)
   };
 }
 
-/** A whole document from its exchanges, each encoded, within the bounds; `omitted`: those left out before. */
-export function trafficDocument(source: TrafficSource, exchanges: Iterable<TrafficExchange>, omittedBefore = 0): string {
+/**
+ * A whole document from its exchanges, each encoded, within the bounds; `omitted`: those left out before. Pages come
+ * one at a time, and the event loop is given back every `sliceMs` of encoding: a 16 MiB journal takes seconds to
+ * encode (every line is masked, and a line of escapes costs milliseconds), and every other request waits while it runs.
+ */
+const sliceMs = 10;
+
+export async function trafficDocument(source: TrafficSource, pages: AsyncIterable<{ exchanges: readonly TrafficExchange[]; omitted: number }>): Promise<Buffer> {
   const head = trafficHead(source);
   const bounds = trafficBounds(Buffer.byteLength(head));
   const lines: string[] = [];
-  for (const exchange of exchanges) {
-    const line = encodeExchange(exchange);
-    if (bounds.take(Buffer.byteLength(line))) lines.push(line);
+  let omittedBefore = 0;
+  let slice = performance.now();
+  for await (const page of pages) {
+    omittedBefore += page.omitted;
+    for (const exchange of page.exchanges) {
+      const line = encodeExchange(exchange);
+      if (bounds.take(Buffer.byteLength(line))) lines.push(line);
+      if (performance.now() - slice >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+    }
   }
-  return `${head}${lines.length === 0 ? '' : `\n${lines.join(',\n')}`}${trafficTail(bounds.omitted + omittedBefore)}`;
+  return Buffer.from(`${head}${lines.length === 0 ? '' : `\n${lines.join(',\n')}`}${trafficTail(bounds.omitted + omittedBefore)}`);
 }

@@ -13,8 +13,11 @@ import { maxJournalPathLength, type JournalFilters, type RequestJournal } from '
 import { trafficDocument } from './traffic-document.ts';
 import { keptHeaders, type TrafficExchange, type TrafficHeaderNames, type TrafficSource } from './traffic-exchange.ts';
 
-/** Entries read from the store at a time. */
-const pageSize = 1000;
+/**
+ * Entries read from the store, and encoded, before the event loop is given back: about 10 ms of work for entries
+ * of a few kilobytes, so that an export delays no other request by much more.
+ */
+const pageSize = 100;
 
 export function trafficExportHandlers(options: { journal: RequestJournal; names: TrafficHeaderNames; source: Omit<TrafficSource, 'from'> }): Pick<AdminHandlers, 'exportRequests'> {
   const { journal, names } = options;
@@ -23,20 +26,34 @@ export function trafficExportHandlers(options: { journal: RequestJournal; names:
     async exportRequests({ partner }) {
       // A tool's own requests (the console's reads) are not the partner's traffic.
       const filters: JournalFilters = { tool: 'none', ...(partner === undefined ? {} : { partnerId: partner.id }) };
-      const exchanges: TrafficExchange[] = [];
-      let omitted = 0;
-      for (let after = -1, more = true; more; ) {
-        const page = await journal.wholeSince(after, filters, pageSize);
-        for (const record of page.entries) {
-          if (record.webhook !== undefined) continue;
-          if (pathWasCut(record) || record.request === undefined) omitted += 1;
-          else exchanges.push(exchangeOf(record, record.request, names));
-        }
-        ({ last: after, more } = page);
-      }
-      return { status: 200, file: Buffer.from(trafficDocument(source, exchanges, omitted)), contentType: 'application/json' };
+      // One at a time: each holds its document (up to the contract's bound) until it is sent, and several at once
+      // would hold that many; the others wait their turn, which they would take anyway on the event loop.
+      const file = await oneAtATime(() => trafficDocument(source, pagesOf(journal, filters, names)));
+      return { status: 200, file, contentType: 'application/json' };
     },
   };
+}
+
+let exporting: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const turn = exporting.then(work, work);
+  exporting = turn.catch(() => undefined);
+  return turn;
+}
+
+async function* pagesOf(journal: RequestJournal, filters: JournalFilters, names: TrafficHeaderNames): AsyncIterable<{ exchanges: TrafficExchange[]; omitted: number }> {
+  for (let after = -1, more = true; more; ) {
+    const page = await journal.wholeSince(after, filters, pageSize);
+    const exchanges: TrafficExchange[] = [];
+    let omitted = 0;
+    for (const record of page.entries) {
+      if (record.webhook !== undefined) continue;
+      if (pathWasCut(record) || record.request === undefined) omitted += 1;
+      else exchanges.push(exchangeOf(record, record.request, names));
+    }
+    yield { exchanges, omitted };
+    ({ last: after, more } = page);
+  }
 }
 
 /** The journal cuts a long path, ending it with `…` (request-journal.ts): such a path routes nowhere it went. */

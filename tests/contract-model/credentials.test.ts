@@ -30,6 +30,9 @@ describe('maskCredentials', () => {
     ['a secret percent-encoded, %2F and %2B in it', encodeURIComponent(secret), shownSecret],
     ['a secret with \\/ in JSON', `"${secret.replace('/', '\\/')}"`, `"${shownSecret}"`],
     ['two of them with text between', `a ${key} b ${secret} c`, `a ${shownKey} b ${shownSecret} c`],
+    ['after a run of escaped backslashes', `${'\\\\'.repeat(7)}${key}`, `${'\\\\'.repeat(7)}${shownKey}`],
+    ['written with \\u escapes after an odd run of backslashes', `"\\\\\\dk\\u005ftest_${tail}"`, `"\\\\\\${shownKey}"`],
+    ['between runs of backslashes', `${'\\'.repeat(40)}dk${'\\'.repeat(16)}u005ftest_${tail}${'\\'.repeat(9)}x`, `${'\\'.repeat(40)}${shownKey}${'\\'.repeat(9)}x`],
   ])('masks %s', (_, text, expected) => {
     expect(maskCredentials(text)).toBe(expected);
   });

@@ -11,6 +11,8 @@ import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { otherSandboxKey, sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 import type { components } from '../../../generated/mock-admin/openapi.js';
+import { trafficDocument } from '../../../mock/journal/traffic-document.ts';
+import type { TrafficExchange } from '../../../mock/journal/traffic-exchange.ts';
 
 type TrafficRecording = components['schemas']['TrafficRecording'];
 const isTrafficRecording = createSchemaCompiler(await loadContract(adminContractPath)).component('TrafficRecording');
@@ -76,5 +78,40 @@ describe('the journal as recorded traffic', () => {
     const body = document.exchanges.at(-1)!.request.body!;
     expect(body.truncated).toBe(true);
     expect(body.bytes).toBeGreaterThan(40_000);
+  });
+});
+
+describe('an export of a journal that takes long to encode', () => {
+  it('gives the event loop back as it goes, so that other requests are answered meanwhile', async () => {
+    // Each body a run of escapes and keys, the dearest text to mask: a thousand take far longer than a slice.
+    const text = JSON.stringify({ note: `${'\\'.repeat(2_000)} ${'dk_test_Aa00000000000000000000000001 '.repeat(50)}` });
+    const exchange: TrafficExchange = {
+      request: { operationId: 'createCustomer', method: 'POST', path: '/v1/partner/customers', query: '', queryTruncated: false, headers: {}, body: { text, bytes: text.length, truncated: false } },
+      answer: null,
+      answeredBy: 'mock',
+    };
+    async function* pages() {
+      for (let page = 0; page < 10; page += 1) yield { exchanges: Array(100).fill(exchange), omitted: 0 };
+    }
+    const order: string[] = [];
+    setImmediate(() => order.push('another request'));
+    const document = trafficDocument({ mode: 'mock', from: 'journal', contractVersion: '1.0.0', upstream: null }, pages()).then((built) => order.push(`document of ${JSON.parse(built.toString('utf8')).exchanges.length}`));
+    await document;
+    expect(order).toEqual(['another request', 'document of 1000']);
+  });
+});
+
+describe('exports asked for at once', () => {
+  let busy: TestMock;
+  beforeAll(async () => {
+    busy = await startTestMock();
+    const body = JSON.stringify({ ...customerBody(), note: '\\'.repeat(12_000) });
+    await Promise.all(Array.from({ length: 20 }, () => busy.call('/v1/partner/customers', { rawBody: body, idempotencyKey: newIdempotencyKey() })));
+  });
+  afterAll(() => closeCheckingJournal(busy));
+
+  it('are each answered whole, one after another', async () => {
+    const answers = await Promise.all(Array.from({ length: 3 }, () => busy.call('/_mock/requests/export', { key: null })));
+    expect(answers.map((answer) => [answer.status, (answer.json as TrafficRecording).exchanges.length])).toEqual(Array(3).fill([200, 20]));
   });
 });
