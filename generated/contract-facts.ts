@@ -87,5 +87,15 @@ export const contractFacts: ContractFacts = {
       ],
       "timestampToleranceSeconds": 300
     }
+  },
+  "webhookReceiver": {
+    "acceptEveryEventType": "must",
+    "answerWithinAttemptTimeout": "must",
+    "refuseUnverified": "must",
+    "acceptAnyMatchingSignature": "must",
+    "acceptRepeats": "must",
+    "processRepeatsOnce": "must",
+    "acceptAdditions": "must",
+    "keepLateCopiesFromMovingBack": "should"
   }
 };
