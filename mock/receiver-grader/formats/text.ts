@@ -1,6 +1,7 @@
 /**
- * The report for a terminal or a CI log: the verdict, then each case by group, one line with what happened; a case
- * that failed or warns also says what the contract expects and shows what was sent and what came back.
+ * The report for a terminal or a CI log: the verdict, then each case by group, with what happened; a case that warns
+ * also says what the contract expects, and one that failed shows besides what was sent and what came back (the other
+ * formats show every exchange).
  */
 import type { ReceiverGrade } from '../report-types.ts';
 import { boundsLine, exchangeText, headingLine, levelWord, outcomeMarks, verdictLine } from './words.ts';
@@ -17,9 +18,8 @@ export function formatText(grade: ReceiverGrade): string {
       lines.push('', group);
     }
     lines.push(`  ${outcomeMarks[graded.outcome]} ${graded.id}: ${graded.title} [${levelWord(graded)}]`, `      ${graded.observation}`);
-    if (graded.outcome === 'failed' || graded.outcome === 'warning') {
-      lines.push(`      expected: ${graded.expectation}`, ...graded.exchanges.map((exchange) => indent(exchangeText(exchange), '      ')));
-    }
+    if (graded.outcome === 'warning') lines.push(`      expected: ${graded.expectation}`);
+    if (graded.outcome === 'failed') lines.push(`      expected: ${graded.expectation}`, ...graded.exchanges.map((exchange) => indent(exchangeText(exchange), '      ')));
   }
   return lines.join('\n');
 }

@@ -107,6 +107,17 @@ describe('npm run grade:receiver', () => {
     expect(junit).toContain('<testsuite name="signatures" tests="6" failures="6"');
   });
 
+  it("is described by the README with the grader's own bounds and the contract's count of cases", async () => {
+    const root = join(import.meta.dirname, '..', '..', '..');
+    const readme = (await readFile(join(root, 'README.md'), 'utf8')).replace(/\s+/g, ' ');
+    const eventTypes = Object.keys(contract.webhooks ?? {}).length;
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    expect(readme).toContain(`sends one request at a time at most ${gradeBounds.requestsPerSecond} a second, no more than its cases count (${requestBound(batteryFor(contract))} for this contract's ${words[eventTypes]} event types)`);
+    expect(readme).toContain(`reads up to ${gradeBounds.answerBytesRead / 1024} KiB of it, and stops after ${words[gradeBounds.timeoutsBeforeStopping]} answers time out`);
+    const packageReadme = (await readFile(join(root, 'mock', 'package', 'README.md'), 'utf8')).replace(/\s+/g, ' ');
+    expect(packageReadme).toContain('npx @partner-formation/mock grade-receiver');
+  });
+
   it('passes the example receiver in every case when run as the npm script, from a clone', async () => {
     const run = promisify(execFile);
     const root = join(import.meta.dirname, '..', '..', '..');
