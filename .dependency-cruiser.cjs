@@ -5,7 +5,7 @@
  *   foundations   store/ (persistence only), http/ (transport only), scheduling/, ids.ts
  *   core          auth/ (API keys), pagination/, leases/ (work taken under leases), then pipeline/ (the steps every request walks)
  *   features      customers/ companies/ documents/ reference/ formation/ webhooks/ idempotency/ journal/
- *                 faults/ forced-answers/ rate-limit/ cors/ served-documents/ seed/ proxy/ changes/
+ *                 faults/ forced-answers/ rate-limit/ cors/ served-documents/ seed/ proxy/ changes/ receiver-grader/
  *
  * And the console's page (console/, a browser app): it reaches the mock only through its two APIs, so it imports
  * no module of the mock, nothing of Node, and of the contract model only what reads a document already loaded.
@@ -17,7 +17,7 @@
  *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts and
  *                 package/main.ts (the entries: npm start's and the package's)
  */
-const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|forced-answers|rate-limit|cors|served-documents|seed|proxy|changes)';
+const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|forced-answers|rate-limit|cors|served-documents|seed|proxy|changes|receiver-grader)';
 
 module.exports = {
   forbidden: [

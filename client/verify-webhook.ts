@@ -16,19 +16,20 @@
  * said of a delivery that was really signed with the secret: a replay, or a clock that is off.
  */
 import { Webhook } from 'standardwebhooks';
+import { contractFacts } from '../generated/contract-facts.ts';
 import { isKnownWebhookEventType, type WebhookEvent } from './webhook-events.ts';
 import { WebhookVerificationError } from './webhook-verification-error.ts';
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 export interface VerifyWebhookOptions {
-  /** How far `webhook-timestamp` may be from `now`, either way (default 300, the contract's five minutes). */
+  /** How far `webhook-timestamp` may be from `now`, either way (default: the contract's, five minutes). */
   toleranceSeconds?: number;
   /** The clock (default: the system's). */
   now?: () => Date;
 }
 
-const defaultToleranceSeconds = 5 * 60;
+const defaultToleranceSeconds = contractFacts.limits.webhooks.timestampToleranceSeconds;
 
 /**
  * @param secret the signing secret (`whsec_…`); during a rotation, both the new and the old one: the delivery is

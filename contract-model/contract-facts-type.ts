@@ -1,6 +1,7 @@
 /**
  * The shape of the contract's facts (contract-facts.ts reads them): on its own, with no import, so that the client
- * package, which carries generated/contract-facts.ts, does not carry the bundle reader with it.
+ * package, which carries generated/contract-facts.ts, does not carry the bundle reader with it. (The list of a
+ * receiver's obligations is the one value here: what the reader asks the contract for, and what the type is made of.)
  */
 export interface ContractFacts {
   apiKey: { format: string; prefixes: { sandbox: string; production: string } };
@@ -27,7 +28,26 @@ export interface ContractFacts {
    * refuse past.
    */
   traffic: { maxExchanges: number; maxBytes: number };
+  /** The root `x-webhook-receiver`: what the description asks of a webhook receiver, each obligation `must` or `should`. */
+  webhookReceiver: Record<ReceiverObligation, ObligationLevel>;
 }
+
+/** The obligations `x-webhook-receiver` names, each of which the contract must state. */
+export const receiverObligations = [
+  'acceptEveryEventType',
+  'answerWithinAttemptTimeout',
+  'refuseUnverified',
+  'acceptAnyMatchingSignature',
+  'acceptRepeats',
+  'processRepeatsOnce',
+  'acceptAdditions',
+  'keepLateCopiesFromMovingBack',
+] as const;
+
+export type ReceiverObligation = (typeof receiverObligations)[number];
+
+/** `must`: a receiver that does otherwise loses events or takes forged ones; `should`: advice. */
+export type ObligationLevel = 'must' | 'should';
 
 export interface ServiceLimits {
   requestBodyMaxBytes: number;

@@ -6,14 +6,15 @@
  * the bounds of an error's `details` and of a field pointer, and the formats of `x-request-id` and `Idempotency-Key`
  * (checked by steps that run before request validation, which must still answer by the contract's rule), the page
  * size, the longest error message, the largest document (`Document.sizeBytes`), and the service's limits
- * (`x-service-limits` at the root: body and header sizes, retention, rates, the webhook timeout and retry schedule);
+ * (`x-service-limits` at the root: body and header sizes, retention, rates, the webhook timeout and retry schedule),
+ * and what it asks of a webhook receiver (`x-webhook-receiver` at the root: each obligation `must` or `should`);
  * and, from the mock's admin contract, the pattern of a webhook signing secret (`WebhookSecret`), which the API's
  * contract describes only in words: with the key's format, what tells a credential wherever it appears
  * (credentials.ts); and the bounds of a traffic document (`TrafficRecording`), which the mock writes and the review
  * reads. `npm run generate` writes them to
  * generated/contract-facts.ts, which the mock, the client and the contract suite import.
  */
-import type { ContractFacts, ServiceLimits } from './contract-facts-type.ts';
+import { receiverObligations, type ContractFacts, type ObligationLevel, type ReceiverObligation, type ServiceLimits } from './contract-facts-type.ts';
 import type { ContractDocument, JsonObject } from './document.ts';
 
 export type { ContractFacts } from './contract-facts-type.ts';
@@ -54,7 +55,20 @@ export function readContractFacts(document: ContractDocument, adminDocument: Con
     documentMaxBytes: count(documentSize.maximum, 'Document.sizeBytes maximum'),
     limits: serviceLimits(at(document, ['x-service-limits'], 'x-service-limits')),
     traffic: { maxExchanges: count(exchanges.maxItems, 'TrafficRecording.exchanges maxItems'), maxBytes: count(traffic['x-max-bytes'], 'TrafficRecording x-max-bytes') },
+    webhookReceiver: receiverObligationsOf(at(document, ['x-webhook-receiver'], 'x-webhook-receiver')),
   };
+}
+
+/** Every obligation the facts name, each `must` or `should`; one the contract does not know is refused too. */
+function receiverObligationsOf(stated: JsonObject): Record<ReceiverObligation, ObligationLevel> {
+  const unknown = Object.keys(stated).filter((name) => !(receiverObligations as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`x-webhook-receiver names obligations no tool reads: ${unknown.join(', ')} (contract-model/contract-facts-type.ts lists them)`);
+  const levelOf = (name: ReceiverObligation): ObligationLevel => {
+    const level = stated[name];
+    if (level !== 'must' && level !== 'should') throw new Error(`the contract gives no x-webhook-receiver ${name} (must or should)`);
+    return level;
+  };
+  return Object.fromEntries(receiverObligations.map((name) => [name, levelOf(name)])) as Record<ReceiverObligation, ObligationLevel>;
 }
 
 function serviceLimits(limits: JsonObject): ServiceLimits {

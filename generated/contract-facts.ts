@@ -91,5 +91,15 @@ export const contractFacts: ContractFacts = {
   "traffic": {
     "maxExchanges": 100000,
     "maxBytes": 67108864
+  },
+  "webhookReceiver": {
+    "acceptEveryEventType": "must",
+    "answerWithinAttemptTimeout": "must",
+    "refuseUnverified": "must",
+    "acceptAnyMatchingSignature": "must",
+    "acceptRepeats": "must",
+    "processRepeatsOnce": "must",
+    "acceptAdditions": "must",
+    "keepLateCopiesFromMovingBack": "should"
   }
 };

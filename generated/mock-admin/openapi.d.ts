@@ -457,6 +457,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/webhook-endpoints/{endpointId}/receiver-grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grade an endpoint's receiver
+         * @description Sends the endpoint's receiver, at its `url`, the graded battery of deliveries a receiver must get right, signed
+         *     with the endpoint's newest secret, and answers with the report once every case is judged: each event type of
+         *     the contract with a valid payload (built from the contract's examples), deliveries it must refuse (no
+         *     signature, a wrong one, one by another secret, a timestamp beyond the contract's tolerance either way, a body
+         *     altered after signing), two signatures during a secret rotation, the same `webhook-id` twice, an event type and
+         *     a property the contract may add later, a copy of an earlier event arriving after later ones of its company,
+         *     and how fast it answers. Which cases are required, the tolerance and the delivery timeout are the contract's
+         *     (`x-webhook-receiver`, `x-service-limits`). The same battery as `npm run grade:receiver`.
+         *
+         *     Nothing is stored and no event is made: what is sent goes to the endpoint's `url` only (and to `probeUrl`, when
+         *     given, to read what the receiver did), never following a redirect, one request at a time at a bounded rate, a
+         *     bounded number in all; each answer is read up to a bound and waited for at most the contract's delivery
+         *     timeout, and the battery stops once the receiver has timed out twice. The report states each bound in
+         *     `limits`. A mock started with `--webhook-allow` sends only where it may deliver. The answer comes when the
+         *     battery ends: seconds for a receiver that answers at once. Another partner's endpoint is `404 E_NOT_FOUND`.
+         */
+        post: operations["gradeWebhookReceiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_mock/relay/{endpointId}": {
         parameters: {
             query?: never;
@@ -2470,6 +2504,278 @@ export interface components {
             overlapSeconds?: number;
         };
         /**
+         * ReceiverGradeCaseId
+         * @description A case of the receiver battery by its id (`signature-missing`, `event-document.ready`, …), or a group of cases by
+         *     its name (`events`, `signatures`, `rotation`, `repeats`, `additions`, `ordering`, `timing`).
+         * @example signature-missing
+         */
+        ReceiverGradeCaseId: string;
+        /**
+         * ReceiverGradeCaseSelection
+         * @description Cases or groups of the battery, each named once.
+         * @example [
+         *       "signatures",
+         *       "repeat-accepted"
+         *     ]
+         */
+        ReceiverGradeCaseSelection: components["schemas"]["ReceiverGradeCaseId"][];
+        /**
+         * ReceiverGradeRequest
+         * @description Which cases of the battery to run, and where to read what the receiver did. Unknown properties are refused.
+         * @example {
+         *       "only": [
+         *         "signatures",
+         *         "repeats"
+         *       ],
+         *       "probeUrl": "http://localhost:3000/webhooks/probe"
+         *     }
+         */
+        ReceiverGradeRequest: {
+            /** @description Run only these cases and groups (every case when omitted). */
+            only?: components["schemas"]["ReceiverGradeCaseSelection"];
+            /** @description Leave these cases and groups out (after `only`). */
+            skip?: components["schemas"]["ReceiverGradeCaseSelection"];
+            /**
+             * Format: uri
+             * @description Where the receiver tells what it did, so that the battery can check that an event sent twice was processed
+             *     once: `GET {probeUrl}?webhook-id={id}` must answer `200` with `{"processed": N}`, how many times the
+             *     receiver applied that event's effects. Without it, `repeat-processed-once` is skipped. An absolute http(s)
+             *     URL without a user or password; on a mock started with `--webhook-allow`, one it may deliver to.
+             * @example http://localhost:3000/webhooks/probe
+             */
+            probeUrl?: string;
+        };
+        /**
+         * ReceiverGradeCount
+         * Format: int32
+         * @description A number of cases.
+         * @example 24
+         */
+        ReceiverGradeCount: number;
+        /**
+         * ReceiverGradeExchange
+         * @description One request the battery sent, and what came back.
+         */
+        ReceiverGradeExchange: {
+            /** @description What was sent. */
+            request: {
+                /**
+                 * @description `receiver` (the URL graded), or `probe` (the `probeUrl`, read after a delivery).
+                 * @example receiver
+                 * @enum {string}
+                 */
+                to: "receiver" | "probe";
+                /**
+                 * @description `POST` for a delivery, `GET` for the probe.
+                 * @example POST
+                 * @enum {string}
+                 */
+                method: "POST" | "GET";
+                /**
+                 * @description The headers sent, by lower-cased name (signatures, never a secret).
+                 * @example {
+                 *       "webhook-id": "evt_2aSd5FgH8jKl3ZxC6vBn9MqW",
+                 *       "webhook-timestamp": "1795344000",
+                 *       "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+                 *     }
+                 */
+                headers: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description The body sent, as sent (`null` for the probe).
+                 * @example {"id":"evt_2aSd5FgH8jKl3ZxC6vBn9MqW","type":"company.formation.submitted","timestamp":"2026-11-22T10:16:07Z","data":{}}
+                 */
+                body: string | null;
+            };
+            /** @description What came back; `null` when nothing did (`error` says why). */
+            response: null | {
+                /**
+                 * Format: int32
+                 * @description The status answered.
+                 * @example 200
+                 */
+                status: number;
+                /**
+                 * @description Its `Content-Type`, if any.
+                 * @example application/json
+                 */
+                contentType: string | null;
+                /**
+                 * @description Its `Location`, if any (a redirect is reported, never followed).
+                 * @example null
+                 */
+                location: string | null;
+                /**
+                 * @description The start of the answer's body, as text (read up to `limits.answerBytesRead`), credentials masked.
+                 * @example {"received":true}
+                 */
+                body: string;
+                /**
+                 * @description Whether the body went on beyond what was read.
+                 * @example false
+                 */
+                truncated: boolean;
+            };
+            /**
+             * @description Why nothing came back (a timeout, a refused connection), or `null`.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description From sending the request to the end of what was read of the answer, in milliseconds.
+             * @example 3.2
+             */
+            durationMs: number;
+        };
+        /**
+         * ReceiverGradeCase
+         * @description One case of the battery, and how the receiver did.
+         */
+        ReceiverGradeCase: {
+            id: components["schemas"]["ReceiverGradeCaseId"];
+            /**
+             * @description The group it belongs to (`only` and `skip` take it).
+             * @example signatures
+             * @enum {string}
+             */
+            group: "events" | "signatures" | "rotation" | "repeats" | "additions" | "ordering" | "timing";
+            /**
+             * @description What the case sends, in a few words.
+             * @example No signature
+             */
+            title: string;
+            /**
+             * @description The obligation of the contract's `x-webhook-receiver` it checks.
+             * @example refuseUnverified
+             */
+            obligation: string;
+            /**
+             * @description Whether the contract makes that obligation a `must`; a `should` is stated as a warning.
+             * @example true
+             */
+            required: boolean;
+            /**
+             * @description What the contract asks of the receiver in this case.
+             * @example A 4xx: a delivery without webhook-signature is not from the service.
+             */
+            expectation: string;
+            /**
+             * @description `passed`, `failed` (a required case the receiver got wrong: the grade fails), `warning` (an obligation the
+             *     contract states as a `should`: what happened, and what a receiver should do), or `skipped` (not run, or what
+             *     it checks could not be observed: `observation` says why).
+             * @example passed
+             * @enum {string}
+             */
+            outcome: "passed" | "failed" | "warning" | "skipped";
+            /**
+             * @description What the receiver did.
+             * @example Answered 401 in 2 ms.
+             */
+            observation: string;
+            /**
+             * @description The requests the case sent, in order, and what came back.
+             * @example []
+             */
+            exchanges: components["schemas"]["ReceiverGradeExchange"][];
+        };
+        /**
+         * ReceiverGrade
+         * @description The report of a graded battery against a webhook receiver.
+         */
+        ReceiverGrade: {
+            /**
+             * Format: uri
+             * @description The URL graded, its query values masked.
+             * @example http://localhost:3000/webhooks
+             */
+            receiver: string;
+            /**
+             * Format: uri
+             * @description The probe read, its query values masked, or `null`.
+             * @example http://localhost:3000/webhooks/probe
+             */
+            probe: string | null;
+            /**
+             * @description The `info.version` of the contract the battery was built from.
+             * @example 1.0.0
+             */
+            contractVersion: string;
+            /**
+             * Format: date-time
+             * @description When the battery started.
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            startedAt: string;
+            /**
+             * @description How long the battery took, in milliseconds.
+             * @example 2514.2
+             */
+            durationMs: number;
+            /**
+             * @description `failed` when a required case failed; `passed` otherwise (warnings and skipped cases included).
+             * @example passed
+             * @enum {string}
+             */
+            verdict: "passed" | "failed";
+            /** @description How many cases ended each way. */
+            totals: {
+                passed: components["schemas"]["ReceiverGradeCount"];
+                failed: components["schemas"]["ReceiverGradeCount"];
+                warning: components["schemas"]["ReceiverGradeCount"];
+                skipped: components["schemas"]["ReceiverGradeCount"];
+            };
+            /**
+             * Format: int32
+             * @description How many requests were sent, to the receiver and the probe together.
+             * @example 26
+             */
+            requests: number;
+            /** @description The bounds the battery keeps to, whatever the receiver does. */
+            limits: {
+                /**
+                 * Format: int32
+                 * @description The most requests this battery sends: the sum of what its cases send.
+                 * @example 26
+                 */
+                maxRequests: number;
+                /**
+                 * Format: int32
+                 * @description The most requests started in a second; one at a time.
+                 * @example 10
+                 */
+                requestsPerSecond: number;
+                /**
+                 * Format: int32
+                 * @description How long one answer is waited for: the contract's delivery timeout.
+                 * @example 15000
+                 */
+                timeoutMs: number;
+                /**
+                 * Format: int32
+                 * @description How much of an answer's body is read; the rest is not.
+                 * @example 4096
+                 */
+                answerBytesRead: number;
+                /**
+                 * Format: int32
+                 * @description After this many answers timed out, the cases left are skipped rather than sent.
+                 * @example 2
+                 */
+                timeoutsBeforeStopping: number;
+            };
+            /**
+             * @description Why the battery stopped before its last case, or `null`.
+             * @example null
+             */
+            stopped: string | null;
+            /**
+             * @description Every case selected, in the order run.
+             * @example []
+             */
+            cases: components["schemas"]["ReceiverGradeCase"][];
+        };
+        /**
          * Page
          * @description The pagination fields shared by every list payload.
          * @example {
@@ -3201,6 +3507,32 @@ export interface components {
                 };
             };
         };
+        /** @description The battery ran; the report of every case. A receiver that fails cases is still a `200`. */
+        ReceiverGraded: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    payload: components["schemas"]["ReceiverGrade"];
+                    error: components["schemas"]["NoError"];
+                };
+            };
+        };
+        /**
+         * @description The body is not valid JSON or breaks the contract, a parameter does, or it names a case or group the battery does
+         *     not have (`E_NOT_ALLOWED_VALUE`, the message listing those it has).
+         */
+        ReceiverGradeBadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminErrorEnvelope"];
+            };
+        };
         /**
          * @description The event was verified and checked, and is queued for the endpoint (or was relayed already): the verdict.
          *     Answered whether or not the event keeps the contract, since the sender would otherwise retry it.
@@ -3605,6 +3937,13 @@ export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWi
 export type WebhookEndpointDeleted = components['schemas']['WebhookEndpointDeleted'];
 export type WebhookEndpointUpdateRequest = components['schemas']['WebhookEndpointUpdateRequest'];
 export type SecretRotationRequest = components['schemas']['SecretRotationRequest'];
+export type ReceiverGradeCaseId = components['schemas']['ReceiverGradeCaseId'];
+export type ReceiverGradeCaseSelection = components['schemas']['ReceiverGradeCaseSelection'];
+export type ReceiverGradeRequest = components['schemas']['ReceiverGradeRequest'];
+export type ReceiverGradeCount = components['schemas']['ReceiverGradeCount'];
+export type ReceiverGradeExchange = components['schemas']['ReceiverGradeExchange'];
+export type ReceiverGradeCase = components['schemas']['ReceiverGradeCase'];
+export type ReceiverGrade = components['schemas']['ReceiverGrade'];
 export type Page = components['schemas']['Page'];
 export type EventDelivery = components['schemas']['EventDelivery'];
 export type MockEvent = components['schemas']['MockEvent'];
@@ -3657,6 +3996,8 @@ export type ResponseWebhookEndpointUpdateBadRequest = components['responses']['W
 export type ResponseWebhookEndpointSecretRotated = components['responses']['WebhookEndpointSecretRotated'];
 export type ResponseSecretRotationBadRequest = components['responses']['SecretRotationBadRequest'];
 export type ResponseWebhookEndpointReenabled = components['responses']['WebhookEndpointReenabled'];
+export type ResponseReceiverGraded = components['responses']['ReceiverGraded'];
+export type ResponseReceiverGradeBadRequest = components['responses']['ReceiverGradeBadRequest'];
 export type ResponseWebhookRelayed = components['responses']['WebhookRelayed'];
 export type ResponseRelayBadRequest = components['responses']['RelayBadRequest'];
 export type ResponseWebhookSignatureInvalid = components['responses']['WebhookSignatureInvalid'];
@@ -4459,6 +4800,46 @@ export interface operations {
             401: components["responses"]["PartnerUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    gradeWebhookReceiver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your correlation id for this request, echoed back in the `x-request-id` response header and in an error's
+                 *     `requestId`. One is generated when absent, and in place of one that holds an API key or a webhook signing
+                 *     secret, or the start of one (`dk_test_`, `whsec_`, written plainly or percent-encoded): such an id is never
+                 *     echoed.
+                 * @example req_7Hq2mPz9XwL4
+                 */
+                "x-request-id"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint's `id`.
+                 * @example we_3fTq8ZmP1xLk6VbN9cRw2HsD
+                 */
+                endpointId: components["parameters"]["EndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /** @description Which cases to run, and where to read the receiver's effects; every case when omitted. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReceiverGradeRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ReceiverGraded"];
+            400: components["responses"]["ReceiverGradeBadRequest"];
+            401: components["responses"]["PartnerUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -30,6 +30,7 @@ import { maskEndpointUrl } from '../webhooks/endpoint-url.ts';
 import type { EventPortal } from '../webhooks/event-portal.ts';
 import { webhookHandlers } from '../webhooks/webhook-handlers.ts';
 import type { WebhookRelay } from '../webhooks/relay/webhook-relay.ts';
+import { receiverGradeHandlers, type ReceiverGraderServices } from '../receiver-grader/grade-handlers.ts';
 import type { SettingsRegistry } from './settings.ts';
 import type { AnswersOf } from '../forced-answers/force-answer.ts';
 
@@ -54,6 +55,8 @@ export interface AdminServices {
   events: EventPortal;
   /** Receives the events a real sandbox sends to `/_mock/relay/{endpointId}`. */
   relay: WebhookRelay;
+  /** What the receiver grader sends with: the contract served, and where the mock may deliver. */
+  receiverGrader: ReceiverGraderServices;
   /** The operationIds of the API contract served: what a fault may name. */
   apiOperationIds: readonly string[];
   /** What a traffic document of this mock keeps of headers, and says of itself (`exportRequests`). */
@@ -79,6 +82,7 @@ export function createAdminHandlers(services: AdminServices): AdminHandlers {
     ...changeHandlers(services.changes),
     ...trafficExportHandlers({ journal, ...services.traffic }),
     ...webhookHandlers(services),
+    ...receiverGradeHandlers({ store, ...services.receiverGrader }),
 
     async getHealth() {
       // The read health makes anyway is the store's check: where it cannot be made, the API cannot serve either.

@@ -189,6 +189,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
     endpoints: createWebhookEndpointPortal({ store, outbox, dispatcher, eventTypes: [...listWebhooks(contract).keys()], ...(allowed ? { allowed } : {}) }),
     events: createEventPortal({ store, outbox, dispatcher, cursors, defaultEndpoint: config.webhookUrl !== undefined }),
     relay: createWebhookRelay({ store, outbox, notify: dispatcher.notify, contract, logger: logger.child({ component: 'webhook-relay' }) }),
+    receiverGrader: { contract, ...(allowed ? { allowed, fetch: allowed.fetch } : {}) },
     apiOperationIds: operations.map((op) => op.operationId),
     traffic: { names: trafficNames, source: trafficSource },
     documentedAnswers: answersOf,

@@ -196,6 +196,8 @@ export interface Invocation {
   command: string;
   /** Other ways, each shown on a line of its own. */
   alternatives?: string[];
+  /** The other commands it runs, each a line: how to call it and what it does. */
+  commands?: string[];
 }
 
 export function helpText(invocation: Invocation): string {
@@ -207,6 +209,7 @@ export function helpText(invocation: Invocation): string {
   return [
     `Usage: ${invocation.command} [options]`,
     ...(invocation.alternatives ?? []).map((alternative) => `   or: ${alternative} [options]`),
+    ...(invocation.commands ?? []).map((command) => `   or: ${command}`),
     '',
     'The Partner Formation API mock: validates every request against the contract, keeps state per API key,',
     'advances formations and delivers signed webhooks. Admin routes are under /_mock/ (see README).',

@@ -56,6 +56,36 @@ describe('the contract facts', () => {
     expect(description).toContain(`| \`Idempotency-Key\` | ${facts.idempotencyKeyLength.min} to ${facts.idempotencyKeyLength.max} visible ASCII characters, kept ${words(limits.idempotencyKeyRetentionSeconds)} |`);
   });
 
+  it('state in x-webhook-receiver what the Webhooks section asks of a receiver in words', () => {
+    const webhooks = prose((contract.tags as { name: string; description?: string }[] | undefined)?.find((tag) => tag.name === 'Webhooks')?.description);
+    const { webhookReceiver } = facts;
+    // Each obligation, and the words that make it one: a must is said as an order, a should as advice.
+    const words: Record<keyof typeof webhookReceiver, string> = {
+      acceptEveryEventType: 'answer any `2xx`',
+      answerWithinAttemptTimeout: 'within **',
+      refuseUnverified: 'with a `4xx`, never a `2xx`',
+      acceptAnyMatchingSignature: 'accept the delivery when any one signature matches',
+      acceptRepeats: '**At least once**',
+      processRepeatsOnce: 'Deduplicate on `id`',
+      acceptAdditions: 'ignore the properties you do not know, never refusing an event for them',
+      keepLateCopiesFromMovingBack: 'never let an event move a company back',
+    };
+    for (const phrase of Object.values(words)) expect(webhooks).toContain(phrase);
+    expect(Object.entries(webhookReceiver).filter(([, level]) => level === 'should').map(([name]) => name)).toEqual(['keepLateCopiesFromMovingBack']);
+  });
+
+  it('refuse an x-webhook-receiver that lacks an obligation, gives another level, or names one no tool reads', () => {
+    const without = structuredClone(contract) as Record<string, unknown>;
+    delete (without['x-webhook-receiver'] as Record<string, unknown>).refuseUnverified;
+    expect(() => readContractFacts(without as typeof contract, adminContract)).toThrow('the contract gives no x-webhook-receiver refuseUnverified (must or should)');
+    const may = structuredClone(contract) as Record<string, unknown>;
+    (may['x-webhook-receiver'] as Record<string, unknown>).acceptRepeats = 'may';
+    expect(() => readContractFacts(may as typeof contract, adminContract)).toThrow('the contract gives no x-webhook-receiver acceptRepeats (must or should)');
+    const more = structuredClone(contract) as Record<string, unknown>;
+    (more['x-webhook-receiver'] as Record<string, unknown>).answerInJson = 'must';
+    expect(() => readContractFacts(more as typeof contract, adminContract)).toThrow('x-webhook-receiver names obligations no tool reads: answerInJson');
+  });
+
   it('refuse a contract that lacks one, naming it', () => {
     const broken = structuredClone(contract);
     delete (broken.components as { schemas: Record<string, Record<string, unknown>> }).schemas.CompanyName!['x-entity-suffixes'];

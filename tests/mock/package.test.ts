@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../../contract-tests/support/processes.ts';
 import { buildMockPackage } from '../../mock/package/build.ts';
+import { startReceiver, receiverSecret } from './receiver-grader/support/receivers.ts';
 
 const run = promisify(execFile);
 let folder: string;
@@ -123,3 +124,21 @@ it("logs readable lines in the terminal's format, through its own pino-pretty (f
     }
   }
 }, 150_000);
+
+it('grades a webhook receiver with its second command, grade-receiver, as a clone\'s npm run grade:receiver does', async () => {
+  const { stdout: help } = await run('npx', ['--yes', `./${basename(tarball)}`, 'grade-receiver', '--help'], { cwd: folder });
+  expect(help).toContain('Usage: npx @partner-formation/mock grade-receiver URL --secret whsec_…');
+  expect(help).not.toContain('npm run');
+  const { stdout: mockHelp } = await run('npx', ['--yes', `./${basename(tarball)}`, '--help'], { cwd: folder });
+  expect(mockHelp).toContain('   or: npx @partner-formation/mock grade-receiver URL --secret whsec_…');
+  const [good, forgiving] = await Promise.all([startReceiver('none'), startReceiver('skips-verification')]);
+  try {
+    const passed = await run('npx', ['--yes', `./${basename(tarball)}`, 'grade-receiver', good.url, '--probe', good.probeUrl, '--format', 'junit'], { cwd: folder, env: { ...process.env, WEBHOOK_SECRET: receiverSecret } });
+    expect(passed.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="[^"]+" tests="\d+" failures="0" skipped="0"/);
+    const failed = await run('npx', ['--yes', `./${basename(tarball)}`, 'grade-receiver', forgiving.url, '--secret', receiverSecret, '--only', 'signatures'], { cwd: folder }).catch((error: { code: number; stdout: string }) => error);
+    expect((failed as { code?: number }).code).toBe(1);
+    expect(failed.stdout).toContain('FAILED: 0 passed, 6 failed');
+  } finally {
+    await Promise.all([good.close(), forgiving.close()]);
+  }
+}, 120_000);

@@ -8,6 +8,7 @@ import { useOutcome } from '../../ui/actions.tsx';
 import { Notice } from '../../ui/layout.tsx';
 import { EndpointsPanel } from './endpoints-panel.tsx';
 import { EventsPanel } from './events-panel.tsx';
+import { ReceiverGradePanel } from './receiver-grade-panel.tsx';
 
 export function WebhooksView() {
   const outcome = useOutcome();
@@ -16,6 +17,7 @@ export function WebhooksView() {
     <div class="stack">
       {outcome.notices}
       <EndpointsPanel outcome={outcome} />
+      <ReceiverGradePanel outcome={outcome} />
       <EventsPanel outcome={outcome} />
     </div>
   );
