@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatSummary, runStages, type Stage } from './run-stages.ts';
-import { stageGroups, stageScripts } from './stages.ts';
+import { longStages, stageGroups, stageScripts } from './stages.ts';
 
 const help = `Usage: npm test [-- --bail] [--only STAGE,…] [--jobs N]
 
@@ -43,7 +43,7 @@ if (values.help) {
     console.error(`--only: no stage ${unknown.join(', ')}; the stages are ${stageScripts.join(', ')}, and the groups ${Object.keys(groups).join(', ')}.`);
     process.exitCode = 2;
   } else {
-    const stages: Stage[] = stageScripts.filter((name) => !only || only.includes(name)).map((name) => ({ name, command: ['npm', 'run', '--silent', name] }));
+    const stages: Stage[] = stageScripts.filter((name) => !only || only.includes(name)).map((name) => ({ name, command: ['npm', 'run', '--silent', name], startsEarly: longStages.has(name) }));
     const started = performance.now();
     const results = await runStages(stages, { bail: values.bail === true, colour: process.stdout.isTTY === true, jobs, write: (text) => process.stdout.write(text) });
     process.stdout.write(formatSummary(results, jobs > 1 ? (performance.now() - started) / 1000 : undefined));

@@ -11,6 +11,11 @@ export interface Stage {
   name: string;
   /** The command and its arguments. */
   command: [string, ...string[]];
+  /**
+   * Several at a time, started right after the first stage rather than in its place: a stage that takes much longer
+   * than the others, which started last would run alone at the end (the longest first is what keeps lanes even).
+   */
+  startsEarly?: boolean;
 }
 
 export interface StageResult {
@@ -32,9 +37,12 @@ export async function runStages(stages: readonly Stage[], options: RunOptions): 
   const env = options.colour ? process.env : { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   const jobs = Math.max(1, Math.min(options.jobs ?? 1, stages.length));
   const results: StageResult[] = [];
+  // One at a time, the order given (the cheapest failure first); several, the long ones beside the rest.
+  const indices = stages.map((_, index) => index);
+  const order = jobs === 1 ? indices : [...indices.slice(0, 1), ...indices.slice(1).filter((index) => stages[index]?.startsEarly), ...indices.slice(1).filter((index) => !stages[index]?.startsEarly)];
   let next = 0;
   const lane = async () => {
-    for (let index = next++; index < stages.length; index = next++) {
+    for (let index = order[next++]; index !== undefined; index = order[next++]) {
       const stage = stages[index] as Stage;
       if (options.bail && results.some((result) => result?.outcome === 'failed')) {
         results[index] = { name: stage.name, outcome: 'skipped', exitCode: null, seconds: 0 };

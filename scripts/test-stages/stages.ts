@@ -23,6 +23,13 @@ export const stageScripts = [
 ];
 
 /**
+ * The stages that take several times as long as any other (test:contract-changes runs the CI templates' job in a
+ * clean copy, `npm ci` and all): two at a time, they start right after the first stage, so that they run beside
+ * the others rather than alone at the end.
+ */
+export const longStages: ReadonlySet<string> = new Set(['test:contract-changes']);
+
+/**
  * The stages a change to the contract needs, and that need nothing but Node: the lint, generated/ fresh, the gate,
  * the types (a handler of the mock typed from the contract), the contract suite, Dredd and the Arazzo workflows
  * against a mock each starts. CI's contract job runs them (`npm run test:contract-job`) on every change; the kit's

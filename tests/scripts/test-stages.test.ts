@@ -57,6 +57,23 @@ describe('runStages, two at a time', () => {
   });
 });
 
+describe('runStages, a long stage', () => {
+  it('starts right after the first when stages run at once, and is reported in its place', async () => {
+    const output: string[] = [];
+    const stages = [{ name: 'first', command: node('') }, { name: 'second', command: node('') }, { name: 'long', command: node(''), startsEarly: true }];
+    const results = await runStages(stages, { colour: true, jobs: 2, write: (text) => output.push(text) });
+    const started = output.join('').match(/▷ \S+ started/g)?.map((line) => line.split(' ')[1]);
+    expect(started).toEqual(['first', 'long', 'second']);
+    expect(results.map((result) => result.name)).toEqual(['first', 'second', 'long']);
+  });
+
+  it('keeps its place in the order given one at a time', async () => {
+    const output: string[] = [];
+    await runStages([{ name: 'first', command: node('') }, { name: 'second', command: node('') }, { name: 'long', command: node(''), startsEarly: true }], { colour: true, write: (text) => output.push(text) });
+    expect(output.join('').match(/▶ \S+/g)).toEqual(['▶ first:', '▶ second:', '▶ long:']);
+  });
+});
+
 describe('formatSummary', () => {
   it('gives the run\'s own time when stages ran at once', () => {
     const summary = formatSummary([{ name: 'lint', outcome: 'passed', exitCode: 0, seconds: 10 }, { name: 'test:unit', outcome: 'passed', exitCode: 0, seconds: 30 }], 31);
