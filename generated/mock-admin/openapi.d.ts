@@ -804,7 +804,7 @@ export interface components {
          *     | 401 | `E_WEBHOOK_SIGNATURE_INVALID` | An event sent to the webhook relay is not signed with the relay's secret, lacks a `webhook-*` header, or is timestamped more than five minutes off. |
          *     | 401 | `E_ADMIN_TOKEN_MISSING` | The mock runs with `--admin-token` and the request has no `X-Mock-Admin-Token` header. |
          *     | 401 | `E_ADMIN_TOKEN_INVALID` | The mock runs with `--admin-token` and `X-Mock-Admin-Token` holds another value. |
-         *     | 403 | `E_CROSS_SITE_REQUEST` | The request carries an `Origin` that is not the mock's own: a page of another site, which any browser tab could be. |
+         *     | 403 | `E_CROSS_SITE_REQUEST` | The request carries an `Origin` that is not the mock's own: a page of another site, which any browser tab could be. Or it is a webhook delivery (it carries `webhook-id`): an endpoint's URL names an admin route of the mock. |
          *     | 403 | `E_ADMIN_TOKEN_REQUIRED` | The request came from another machine and the mock runs without `--admin-token`: admin routes then answer this machine only. |
          *     | 403 | `E_HOST_NOT_ALLOWED` | The `Host` is not a name the mock answers to: a DNS rebinding attempt. |
          *     | 404 | `E_NOT_FOUND` | No such admin route, or no such webhook endpoint, event, fault or journal entry for this partner (another partner's are not found either). |

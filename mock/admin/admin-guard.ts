@@ -11,7 +11,11 @@
  *   the internet), or
  * - it has none and the request comes from another machine, or through a proxy (`Forwarded`, `X-Forwarded-For`…:
  *   whoever sent it may be anywhere): the routes read and reset every partner's data, so a mock others reach
- *   shares them only behind a token.
+ *   shares them only behind a token, or
+ * - it is a webhook delivery (it carries `webhook-id`, as every delivery the mock, its relay and the receiver
+ *   grader send does): an endpoint's URL may name the mock's own admin routes (`http://127.0.0.1:4010/_mock/reset`),
+ *   and its deliveries, sent from this machine, would otherwise act as this machine's admin calls (every partner's
+ *   data reset by one partner's endpoint). The relay, which takes deliveries, is not behind this guard.
  */
 import { timingSafeEqual, createHash, randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
@@ -69,6 +73,9 @@ export function createAdminGuard(options: { adminToken?: AdminToken; hosts: read
   const whereItIs = options.adminToken?.made ? ': its --public-url reaches it from beyond this machine, and the token was printed when the mock started' : '';
   return {
     check(headers, remoteAddress) {
+      if (headers['webhook-id'] !== undefined) {
+        return { status: 403, code: 'E_CROSS_SITE_REQUEST', message: 'Admin routes refuse a webhook delivery (it carries webhook-id): the endpoint\'s URL names an admin route of the mock, which a delivery may not call.' };
+      }
       const host = headers.host ?? '';
       if (!own.answers(host)) {
         return { status: 403, code: 'E_HOST_NOT_ALLOWED', message: `The mock does not answer admin requests for the host ${JSON.stringify(host.slice(0, 100))}: use localhost, an IP address, or the host of --public-url.` };

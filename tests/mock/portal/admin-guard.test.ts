@@ -11,7 +11,8 @@ import { mockAdminClient, readMockJournal } from '../../../contract-tests/suppor
 import { rawRequest } from '../support/http-call.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { startTestMock, type TestMock } from '../support/mock-harness.ts';
-import { otherSandboxKey, portal, sandboxKey } from './support.ts';
+import { createCustomer, eventually } from '../support/http-fixtures.ts';
+import { completedFormation, createEndpoint, otherSandboxKey, portal, sandboxKey } from './support.ts';
 
 let mock: TestMock;
 let guarded: TestMock;
@@ -45,6 +46,20 @@ async function bytesOf(target: TestMock, path: string, acceptEncoding: string): 
 }
 
 describe('the admin routes', () => {
+  it("refuse a webhook delivery, so that an endpoint at the mock's own admin route resets nothing", async () => {
+    const victim = await createCustomer(mock, { key: otherSandboxKey });
+    await createEndpoint(mock, sandboxKey, { url: `${mock.url}/_mock/reset` });
+    await completedFormation(mock, sandboxKey);
+    // Every delivery the formation made went to /_mock/reset, and each was refused there.
+    const attempts = await eventually(async () => {
+      const { data } = await portal(mock, sandboxKey).GET('/_mock/deliveries');
+      const made = data?.payload.attempts ?? [];
+      return made.length > 0 && made;
+    }, 15_000, 'a delivery to reach /_mock/reset');
+    expect(attempts.map((attempt) => attempt.status)).toEqual(attempts.map(() => 403));
+    expect((await mock.call(`/v1/partner/customers/${victim.serviceCustomerId}`, { key: otherSandboxKey })).status).toBe(200);
+  });
+
   it("refuse a request sent by another site's page", async () => {
     const host = new URL(mock.url).host;
     const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'http://localhost:3000' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }];
