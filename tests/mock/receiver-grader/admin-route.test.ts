@@ -45,6 +45,14 @@ describe('gradeWebhookReceiver', () => {
     expect(events.data?.payload.data).toEqual([]);
   });
 
+  it("reads nothing of the mock's own admin routes through a probe naming one", async () => {
+    const { data } = await gradeAs(sandboxKey, { only: ['repeats'], probeUrl: `${mock.url}/_mock/requests` });
+    const probed = data!.payload.cases.find((graded) => graded.id === 'repeat-processed-once')!;
+    expect(probed.outcome).toBe('failed');
+    expect(JSON.stringify(probed)).toContain('E_CROSS_SITE_REQUEST');
+    expect(JSON.stringify(probed)).not.toContain('createWebhookEndpoint');
+  });
+
   it('runs the cases named, and refuses a case it lacks at its field, naming those it has', async () => {
     const only = await gradeAs(sandboxKey, { only: ['rotation'] });
     expect(only.data?.payload.cases.map((graded) => graded.id)).toEqual(['rotation-yours-first', 'rotation-yours-second']);
