@@ -91,9 +91,9 @@ export async function createAdminChannel(options: {
 
   const guardAdmin: Step = (exchange, next) => {
     if (exchange.url.pathname.startsWith(relayPathPrefix)) return next();
-    const refusal = guard.check(exchange.request.headers, exchange.request.socket.remoteAddress);
+    const refusal = guard.check(exchange.request.headers, exchange.request.remoteAddress);
     if (!refusal) return next();
-    exchange.request.resume();
+    exchange.request.discardBody();
     respond(exchange, new ApiError(refusal.status, refusal.code, refusal.message));
   };
 

@@ -17,7 +17,8 @@ import { createProtocolGuard } from '../http/client-error.ts';
 import { linkBase, ownHosts } from '../http/own-hosts.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
 import { createEventStreams, type EventStreams } from '../http/event-streams.ts';
-import { writeAnswer } from '../http/write-answer.ts';
+import { NodeRequest } from '../http/node-request.ts';
+import { NodeAnswerWriter, writeAnswer } from '../http/write-answer.ts';
 import { errorAnswer } from '../http/answer.ts';
 import { serveRequest, type Channel } from '../pipeline/send-answer.ts';
 import { openStore } from '../store/open-store.ts';
@@ -102,7 +103,7 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
     served.open.add(response);
     response.once('close', () => served.open.delete(response));
     const url = parseRequestTarget(request.url);
-    return serveRequest(served.channelOf(url.pathname), request, response, url, logger, streams);
+    return serveRequest(served.channelOf(url.pathname), new NodeRequest(request), new NodeAnswerWriter(response, streams), url, logger);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
