@@ -10,8 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createAdminGuard, type AdminToken } from '../admin/admin-guard.ts';
-import { createAdminChannel, isAdminPath } from '../admin/admin-api.ts';
+import type { AdminToken } from '../admin/admin-guard.ts';
 import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
 import { linkBase, ownHosts } from '../http/own-hosts.ts';
@@ -23,10 +22,10 @@ import { errorAnswer } from '../http/answer.ts';
 import { serveRequest, type Channel } from '../pipeline/send-answer.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
-import { createApiChannel } from './api-channel.ts';
+import { assembleChannels } from './channels.ts';
 import { createServices, type Overrides, type Services } from './services.ts';
 import { servedDocuments } from '../served-documents/served-documents.ts';
-import { applySeed, type SeedReport } from '../seed/seed.ts';
+import type { SeedReport } from '../seed/seed.ts';
 
 export interface RunningMock {
   url: string;
@@ -79,20 +78,8 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
   const links = linkBase({ ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }), hosts: ownHosts(hosts), listening: () => selfUrl });
   const assemble = async (services: Services): Promise<Served> => {
     const documents = servedDocuments(services.contract, links, config);
-    const seed = (document: unknown, defaultApiKey?: string) =>
-      applySeed(document, { baseUrl: selfUrl, sandbox: config.environment === 'sandbox', validatorOf: services.requestValidatorOf, ...(defaultApiKey === undefined ? {} : { defaultApiKey }) });
-    const admin = await createAdminChannel({
-      guard: createAdminGuard({ adminToken: services.adminToken, hosts }),
-      keys: services.keys,
-      bodyBudget: services.bodyBudget,
-      rate: { perSecond: config.rateLimitPerSecond, environment: config.environment },
-      logger,
-      services: { ...services.admin, selfUrl: () => selfUrl, seed },
-      linkBase: links,
-    });
-    const api = createApiChannel(config, logger, services, links);
-    const channelOf = (pathname: string): Channel => (documents.serves(pathname) ? documents : isAdminPath(pathname) ? admin : api);
-    return { services, channelOf, seed, open: new Set() };
+    const channels = await assembleChannels({ config, logger, services, links, hosts, selfUrl: () => selfUrl, documents });
+    return { services, ...channels, open: new Set() };
   };
   let current = await assemble(first);
   // Every stream this server writes, whatever its route and whichever contract, within the same bounds.
