@@ -14,6 +14,7 @@ import type { ContractDocument } from '../../contract-model/document.ts';
 import { configOfOptions, type MockConfig } from '../config/config.ts';
 import { createInProcessLogger } from '../config/logger.ts';
 import { FetchAnswerWriter, InProcessStreams } from '../http/fetch-answer.ts';
+import { RequestAborted } from '../http/cut-short.ts';
 import { FetchRequest } from '../http/fetch-request.ts';
 import { linkBase, ownHosts } from '../http/own-hosts.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
@@ -90,8 +91,12 @@ export async function startInProcessMock(options: InProcessOptions): Promise<InP
     const target = new URL(request.url);
     const url = parseRequestTarget(`${target.pathname}${target.search}`);
     const writer = new FetchAnswerWriter(streams);
-    await serveRequest((channels as Channels).channelOf(url.pathname), new FetchRequest(request, target), writer, url, logger);
-    // A request the pipeline does not answer (its body ended before it was whole) leaves nothing to read.
+    const incoming = await FetchRequest.of(request, target).catch((error: unknown) => {
+      if (error instanceof RequestAborted) return undefined;
+      throw error;
+    });
+    if (incoming) await serveRequest((channels as Channels).channelOf(url.pathname), incoming, writer, url, logger);
+    // A request the pipeline does not answer (its body broke off before it was whole) is a network error to its caller.
     return writer.response ?? Response.error();
   };
   channels = await assembleChannels({

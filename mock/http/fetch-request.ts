@@ -17,16 +17,31 @@ export class FetchRequest implements IncomingRequest {
   readonly url: string;
   readonly headers: RequestHeaders;
   readonly remoteAddress = inProcessAddress;
-  readonly hasBody: boolean;
   readonly refusal: Refusal | undefined = undefined;
 
-  constructor(
-    private readonly request: Request,
+  /**
+   * A request's body is a stream whatever it holds (an empty string too), where a wire says its length: its first
+   * chunk is read first, so that an empty one is no body, as `Content-Length: 0` is none on HTTP/1.1.
+   */
+  static async of(request: Request, target: URL): Promise<FetchRequest> {
+    const reader = request.body?.getReader();
+    let first: Awaited<ReturnType<NonNullable<typeof reader>['read']>> | undefined;
+    try {
+      first = await reader?.read();
+    } catch (error) {
+      throw new RequestAborted(error instanceof Error ? error.message : String(error));
+    }
+    const body = reader && first && !first.done ? { reader, first: first.value } : undefined;
+    return new FetchRequest(request, target, body);
+  }
+
+  private constructor(
+    request: Request,
     target: URL,
+    private readonly body: { reader: ReadableStreamDefaultReader<Uint8Array>; first: Uint8Array } | undefined,
   ) {
     this.method = request.method;
     this.url = `${target.pathname}${target.search}`;
-    this.hasBody = request.body !== null;
     // No prototype: a header named `__proto__` is a header, not the object's prototype.
     const headers: Record<string, string> = Object.create(null);
     headers.host = target.host;
@@ -37,34 +52,38 @@ export class FetchRequest implements IncomingRequest {
     this.headers = headers;
   }
 
+  get hasBody(): boolean {
+    return this.body !== undefined;
+  }
+
   attach(): void {}
 
   discardBody(): void {
-    void this.request.body?.cancel().catch(() => undefined);
+    void this.body?.reader.cancel().catch(() => undefined);
   }
 
   async readBody(maxBytes: number, hold: (bytes: number) => boolean): Promise<BodyBytes> {
-    const body = this.request.body;
-    if (body === null) return Buffer.alloc(0);
-    const reader = body.getReader();
+    if (this.body === undefined) return Buffer.alloc(0);
+    const { reader, first } = this.body;
     const chunks: Uint8Array[] = [];
     let size = 0;
+    let next: Uint8Array | undefined = first;
     const refuse = (why: 'too-large' | 'busy') => {
       void reader.cancel().catch(() => undefined);
       return why;
     };
-    for (;;) {
-      let read: Awaited<ReturnType<typeof reader.read>>;
+    while (next !== undefined) {
+      size += next.byteLength;
+      if (size > maxBytes) return refuse('too-large');
+      if (!hold(next.byteLength)) return refuse('busy');
+      chunks.push(next);
       try {
-        read = await reader.read();
+        const read = await reader.read();
+        next = read.done ? undefined : read.value;
       } catch (error) {
         throw new RequestAborted(error instanceof Error ? error.message : String(error));
       }
-      if (read.done) return Buffer.concat(chunks, size);
-      size += read.value.byteLength;
-      if (size > maxBytes) return refuse('too-large');
-      if (!hold(read.value.byteLength)) return refuse('busy');
-      chunks.push(read.value);
     }
+    return Buffer.concat(chunks, size);
   }
 }
