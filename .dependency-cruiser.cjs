@@ -83,6 +83,13 @@ module.exports = {
       to: { path: '^mock/app/' },
     },
     {
+      name: 'browser-stand-ins-stand-alone',
+      severity: 'error',
+      comment: "package/browser/ holds what the browser build puts in place of Node's modules and the mock's Node-only ones: it knows nothing of the mock.",
+      from: { path: '^mock/package/browser/' },
+      to: { path: '^mock/(?!package/browser/)' },
+    },
+    {
       name: 'console-page-uses-the-apis-only',
       severity: 'error',
       comment: 'The console is a page: what it knows of the mock comes through the admin and partner APIs, typed from their contracts.',

@@ -16,6 +16,7 @@ export type FaultList = AdminSchemas['FaultList'];
 export type ResetReport = AdminSchemas['ResetReport'];
 export type RequestJournalPage = AdminSchemas['RequestJournalPage'];
 export type RequestJournalEntry = AdminSchemas['RequestJournalEntry'];
+export type RequestJournalExchange = AdminSchemas['RequestJournalExchange'];
 export type RequestsQuery = NonNullable<paths['/_mock/requests']['get']['parameters']['query']>;
 export type AdminPaths = paths;
 
@@ -52,6 +53,8 @@ export interface PartnerFormationMock {
   arm(fault: FaultArmRequest, apiKey?: string): Promise<FaultList>;
   /** The request journal, newest page first: what the app sent and what it was answered. */
   requests(query?: RequestsQuery, apiKey?: string): Promise<RequestJournalPage>;
+  /** One entry of the journal whole: the request as the app sent it (headers, body) and the answer it got. */
+  exchange(entryId: string, apiKey?: string): Promise<RequestJournalExchange>;
   /** Registers a receiver of the webhooks delivered from now on; returns what unregisters it. */
   onWebhook(handler: WebhookHandler): () => void;
   /** The whole admin API, typed from its contract (openapi-fetch), answered in process. */

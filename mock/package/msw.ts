@@ -45,6 +45,7 @@ export function mockCreator(contracts: Contracts = {}): CreateMock {
         await mock.services.journal.flush();
         return payloadOf(await admin.GET('/_mock/requests', { params: { query: query ?? {} }, headers: as(apiKey) }));
       },
+      exchange: async (entryId, apiKey) => payloadOf(await admin.GET('/_mock/requests/{entryId}', { params: { path: { entryId } }, headers: as(apiKey) })),
       onWebhook: (handler) => {
         receivers.add(handler);
         return () => void receivers.delete(handler);

@@ -19,6 +19,7 @@ export const stageScripts = [
   'test:browser',
   'test:state',
   'test:contract-changes',
+  'test:examples',
   'test:dredd',
   'test:workflows',
   'test:fuzz',
