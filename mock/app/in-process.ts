@@ -74,7 +74,8 @@ export interface InProcessMock {
 export async function startInProcessMock(options: InProcessOptions): Promise<InProcessMock> {
   const base = new URL(options.baseUrl);
   const config: MockConfig = {
-    ...configOfOptions({ 'log-level': 'warn', ...options.options }, notInProcess),
+    // Silent unless asked: the journal (`requests()`) holds every exchange, and a test's output is its own.
+    ...configOfOptions({ 'log-level': 'silent', ...options.options }, notInProcess),
     store: { kind: 'memory' },
     host: base.hostname,
     webhookUrl: inProcessWebhookUrl,

@@ -1,9 +1,10 @@
 /**
  * A form that creates a customer, as a partner's app would: it shows the field errors of a refused request next to
  * their fields (the contract's `details`, each a JSON Pointer into the body), and keeps one Idempotency-Key for the
- * customer it is creating, so that sending again (a retry after a failure, a double click) never creates two. Once
- * the key has been used with other details, the API answers 409 E_IDEMPOTENCY_KEY_REUSED: the form says so and
- * offers to start a new customer, with a new key.
+ * customer it is creating, so that sending again (a retry after a failure, a double click) never creates two. The
+ * API keeps a refusal under its key as it keeps a success, so a corrected request goes with a new key. Once a key
+ * has been used with other details, the API answers 409 E_IDEMPOTENCY_KEY_REUSED: the form says so and offers to
+ * start a new customer, with a new key.
  */
 import { useState } from 'preact/hooks';
 import { PartnerApiError, type Customer, type PartnerClient, type RequestBody } from '../../../client/index.ts';
@@ -34,6 +35,7 @@ export function CustomerForm(props: { api: PartnerClient; newKey?: () => string 
       setOutcome({ kind: 'created', customer: payload });
     } catch (error) {
       setOutcome(error instanceof PartnerApiError ? { kind: 'refused', error } : { kind: 'failed', message: String(error) });
+      if (error instanceof PartnerApiError && error.code === 'E_VALIDATION_FAILED') setKey(newKey());
     } finally {
       setSending(false);
     }

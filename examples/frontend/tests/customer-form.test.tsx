@@ -39,7 +39,7 @@ describe('the customer form', () => {
     expect(await creates()).toMatchObject([{ status: 200, body: ada }]);
   });
 
-  it('shows the field errors of a 400 next to their fields', async () => {
+  it('shows the field errors of a 400 next to their fields, and sends the corrected customer with a new key', async () => {
     render(<CustomerForm api={createApi()} />);
     fill({ ...ada, email: 'ada@', countryOfResidence: 'XX' });
     submit();
@@ -47,6 +47,12 @@ describe('the customer form', () => {
     expect(document.querySelector('[data-field="email"]')?.textContent).toMatch(/E_FORMAT/);
     expect(document.querySelector('[data-field="countryOfResidence"]')).not.toBeNull();
     expect(document.querySelector('[data-field="firstName"]')).toBeNull();
+    fill(ada);
+    submit();
+    await screen.findByRole('status');
+    const sent = await creates();
+    expect(sent.map((request) => request.status)).toEqual([400, 200]);
+    expect(sent[1]?.key).not.toBe(sent[0]?.key);
   });
 
   it('sends a create again with the same key after a failure, and it is created once', async () => {
