@@ -4,7 +4,8 @@
  * (sendable-answer.ts: the same escaped headers, the same 500 in place of what cannot be sent), with the length a
  * wire would carry; a HEAD answer, and a status that has no body (204, 304), carry none. A stream (server-sent
  * events) becomes the response's body stream, written until the reader cancels it or `InProcessStreams.endAll`
- * ends it: no socket holds it, so the server's bounds on streams (event-streams.ts) have nothing to bound.
+ * ends it, its writer waiting while its reader leaves much unread: no socket holds it, so the server's other bounds
+ * on streams (how many, how old, event-streams.ts) have nothing to bound.
  */
 import type { Answer, AnswerStream } from './answer.ts';
 import type { ApiError } from './api-error.ts';
@@ -13,6 +14,12 @@ import { readyToSend, type AnswerWriter, type Sendable, type Sent } from './send
 /** Statuses whose response has no body, which the `Response` constructor refuses one for. */
 const bodiless = new Set([101, 103, 204, 205, 304]);
 
+/**
+ * What a stream's reader may leave unread before its writer waits for it, as on the server (event-streams.ts's
+ * `maxUnsentBytes`): a test that opens a stream and stops reading holds about this much, not all that follows.
+ */
+const maxUnreadBytes = 256 * 1024;
+
 /** The streams the in-process answers are writing, so that the mock's close ends them. */
 export class InProcessStreams {
   private readonly open = new Set<AbortController>();
@@ -20,23 +27,34 @@ export class InProcessStreams {
   body(stream: AnswerStream): ReadableStream<Uint8Array> {
     const closed = new AbortController();
     const encoder = new TextEncoder();
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.open.add(closed);
-        closed.signal.addEventListener('abort', () => {
-          this.open.delete(closed);
-          try {
-            controller.close();
-          } catch {
-            // Already cancelled by its reader.
-          }
-        });
-        stream.start(async (piece) => {
-          if (!closed.signal.aborted) controller.enqueue(encoder.encode(piece));
-        }, closed.signal);
+    // Writers waiting for the reader to take what is queued; let go when it does, or when the stream ends.
+    const waiting: (() => void)[] = [];
+    const letGo = () => waiting.splice(0).forEach((resume) => resume());
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.open.add(closed);
+          closed.signal.addEventListener('abort', () => {
+            this.open.delete(closed);
+            letGo();
+            try {
+              controller.close();
+            } catch {
+              // Already cancelled by its reader.
+            }
+          });
+          stream.start((piece) => {
+            if (closed.signal.aborted) return Promise.resolve();
+            controller.enqueue(encoder.encode(piece));
+            if ((controller.desiredSize ?? 0) > 0) return Promise.resolve();
+            return new Promise<void>((resume) => waiting.push(resume));
+          }, closed.signal);
+        },
+        pull: letGo,
+        cancel: () => closed.abort(),
       },
-      cancel: () => closed.abort(),
-    });
+      new ByteLengthQueuingStrategy({ highWaterMark: maxUnreadBytes }),
+    );
   }
 
   endAll(): void {
