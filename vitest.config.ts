@@ -9,7 +9,7 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
  */
 export const slowGroups = {
   // The client's and the mock's packages, packed, installed in an empty project and used from there.
-  packages: ['tests/mock/package.test.ts', 'tests/client/package.test.ts'],
+  packages: ['tests/mock/package.test.ts', 'tests/mock/package-msw.test.ts', 'tests/client/package.test.ts'],
   // Real Chromium.
   browser: ['tests/browser/**/*.test.ts'],
   // State that outlives a process: Redis servers, replicas, SQLite files, processes killed and restarted.
