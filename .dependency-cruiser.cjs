@@ -15,7 +15,7 @@
  *   views/NAME/                     a folder per view, none importing another
  *   app/ main.tsx                   the frame that holds the views, and the entry
  *   wiring        config/ and admin/, then app/ (the one place that assembles everything), launch/, main.ts and
- *                 package/main.ts (the entries: npm start's and the package's)
+ *                 package/main.ts, package/msw.ts, package/msw-browser.ts (the entries: npm start's and the package's)
  */
 const features = '(customers|companies|documents|reference|formation|webhooks|idempotency|journal|faults|forced-answers|rate-limit|cors|served-documents|seed|proxy|changes|receiver-grader)';
 
@@ -78,9 +78,16 @@ module.exports = {
     {
       name: 'app-imported-by-main-only',
       severity: 'error',
-      comment: 'app/ assembles the mock; only its entry points start it.',
-      from: { path: '^mock/', pathNot: '^mock/(app/|main\\.ts|package/main\\.ts)' },
+      comment: "app/ assembles the mock; only its entry points start it (npm start's, and the package's: its bin and its Mock Service Worker entries).",
+      from: { path: '^mock/', pathNot: '^mock/(app/|main\\.ts|package/(main|msw|msw-browser)\\.ts)' },
       to: { path: '^mock/app/' },
+    },
+    {
+      name: 'browser-stand-ins-stand-alone',
+      severity: 'error',
+      comment: "package/browser/ holds what the browser build puts in place of Node's modules and the mock's Node-only ones: it knows nothing of the mock.",
+      from: { path: '^mock/package/browser/' },
+      to: { path: '^mock/(?!package/browser/)' },
     },
     {
       name: 'console-page-uses-the-apis-only',

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
@@ -8,7 +9,7 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
  */
 export const slowGroups = {
   // The client's and the mock's packages, packed, installed in an empty project and used from there.
-  packages: ['tests/mock/package.test.ts', 'tests/client/package.test.ts'],
+  packages: ['tests/mock/package.test.ts', 'tests/mock/package-msw.test.ts', 'tests/client/package.test.ts'],
   // Real Chromium.
   browser: ['tests/browser/**/*.test.ts'],
   // State that outlives a process: Redis servers, replicas, SQLite files, processes killed and restarted.
@@ -16,6 +17,8 @@ export const slowGroups = {
   // The breaking-change gate, the review and the release flow: in process, and as CLIs where a test needs one (the
   // review's exit statuses and files, the CI templates' steps, the release commands) over git histories of the contract.
   'contract-changes': ['tests/contract-changes/**/*.test.ts'],
+  // The example app's component tests, in jsdom, with the mock in process behind Mock Service Worker (its own set-up).
+  examples: ['examples/**/*.test.tsx'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -24,10 +27,21 @@ export const slowGroups = {
  */
 const workersOf: Partial<Record<keyof typeof slowGroups, number>> = { state: 2, browser: 2, 'contract-changes': 2 };
 
+/** What a group needs besides its files: the example app's tests run in jsdom, its JSX Preact's, its set-up its own. */
+const settingsOf: Partial<Record<keyof typeof slowGroups, Pick<TestProjectInlineConfiguration, 'oxc' | 'resolve'> & { test?: { environment?: string; setupFiles?: string[] } }>> = {
+  examples: {
+    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+    // The package's name, as the app imports it, resolved to its source here.
+    resolve: { alias: { '@partner-formation/mock/msw': fileURLToPath(new URL('mock/package/msw.ts', import.meta.url)) } },
+    test: { environment: 'jsdom', setupFiles: ['examples/frontend/tests/setup.ts'] },
+  },
+};
+
 const group = (name: keyof typeof slowGroups, include: readonly string[]): TestProjectInlineConfiguration => ({
   // Takes the settings below (timeouts); each group only says which files are its own.
   extends: true,
-  test: { name, include: [...include], ...(workersOf[name] === undefined ? {} : { maxWorkers: workersOf[name] }) },
+  ...settingsOf[name],
+  test: { name, include: [...include], ...(workersOf[name] === undefined ? {} : { maxWorkers: workersOf[name] }), ...settingsOf[name]?.test },
 });
 
 export default defineConfig({

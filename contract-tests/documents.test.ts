@@ -70,9 +70,10 @@ describe('listCompanyDocuments', () => {
 });
 
 describe('getCompanyDocument', () => {
-  // The suite's own mock issues URLs for 2 s (--download-url-ttl), so that the expiry check can wait for one.
+  // The suite's own mock, as a process or in process, issues URLs for 2 s (--download-url-ttl), so that the expiry
+  // check can wait for one.
   const validityMs = contractFacts.limits.downloadUrlValiditySeconds * 1000;
-  const fifteenMinutes = target.kind !== 'self-started-mock';
+  const fifteenMinutes = target.kind === 'external';
   if (!fifteenMinutes) {
     recordSkip('download URLs valid for 15 minutes', "the suite's mock is started with --download-url-ttl 2s for the expiry check");
   }

@@ -11,6 +11,7 @@ export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface KitManifest {
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
   /**
    * The Node the kit runs on (`devEngines.runtime.version`, npm's field for a project's own runtime): what its
    * packages that run on Node require, and the floor `.ci/on-node.cjs` holds a script's Node to. `onFail: ignore`,

@@ -16,10 +16,11 @@ import { assertReachable } from './reachability.ts';
 import { readExternalTarget } from './target-env.ts';
 import { UsageError } from './usage-error.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import { asFlags, mockWebhookSecret, suiteMockOptions } from './suite-mock-options.ts';
+import { inProcessTarget, inProcessTargetAsked } from './in-process-target.ts';
 import { keepRunTraffic } from '../traffic/corpus.ts';
 
-/** Fixed so that a failing run can be replayed by hand against a mock started with the same secret. */
-export const mockWebhookSecret = 'whsec_Y29udHJhY3QtdGVzdHMtd2ViaG9vay1zZWNyZXQ=';
+export { mockWebhookSecret } from './suite-mock-options.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   try {
@@ -44,20 +45,18 @@ async function setUp(project: TestProject): Promise<() => Promise<void>> {
   let receiver: WebhookReceiver | undefined;
   let target: TargetInfo;
   try {
-    if (external === undefined) {
+    if (inProcessTargetAsked(process.env)) {
+      if (external !== undefined) throw new UsageError('CONTRACT_TARGET=in-process runs the suite against the mock in process: leave CONTRACT_BASE_URL unset.');
+      // Nothing to start: each test file runs the mock in its own worker, behind Mock Service Worker.
+      target = inProcessTarget({ runId, recordFile, tableFile });
+    } else if (external === undefined) {
       receiver = await startWebhookReceiver({ port: 0, host: '127.0.0.1' });
       await buildMock();
       mock = await startMockProcess({
         logDir: runDir,
         args: [
-          '--formation-timeline', 'manual',
-          // The suite sends a few hundred requests a second; the published 25/s would turn them into 429s.
-          '--rate-limit', '500000',
+          ...asFlags(suiteMockOptions),
           '--webhook-url', `http://127.0.0.1:${receiver.port}/webhooks`,
-          '--webhook-secret', mockWebhookSecret,
-          '--webhook-retry-delays', '50ms,50ms,50ms',
-          // Short enough for the expiry check to wait for it.
-          '--download-url-ttl', '2s',
           // Short enough for the 408 checks (refusals-before-routing.test.ts) to wait for them, long enough that 200
           // concurrent creates on a loaded two-core machine all arrive whole before them.
           '--headers-timeout', '3s',

@@ -1,6 +1,7 @@
 /** What globalSetup hands to the test workers (through `provide`/`inject`): plain data only. */
 export interface TargetInfo {
-  kind: 'self-started-mock' | 'external';
+  /** `in-process`: the mock in each test file's worker, behind Mock Service Worker (in-process-target.ts). */
+  kind: 'self-started-mock' | 'external' | 'in-process';
   /** For the report: what the suite ran against. */
   description: string;
   baseUrl: string;

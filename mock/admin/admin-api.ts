@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { loadContract } from '../../contract-model/document.ts';
+import { loadContract, type ContractDocument } from '../../contract-model/document.ts';
 import { generatedPath } from '../../contract-model/generated-files.ts';
 import { listOperations } from '../../contract-model/operations.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
@@ -68,9 +68,11 @@ export async function createAdminChannel(options: {
   rate: { perSecond: number; environment: Environment };
   /** The URL of the links an answer makes (a relay's), for the Host a request came with (http/own-hosts.ts). */
   linkBase: (host: string | undefined) => string;
+  /** The admin contract, already read (in process, where there may be no file to read); read from generated/ otherwise. */
+  adminContract?: ContractDocument;
 }): Promise<Channel> {
   const { guard, logger, services } = options;
-  const adminContract = await loadContract(adminContractPath);
+  const adminContract = options.adminContract ?? (await loadContract(adminContractPath));
   const operations = listOperations(adminContract);
   const compiler = createSchemaCompiler(adminContract);
   let adminDocs: Promise<Buffer> | undefined;
@@ -91,9 +93,9 @@ export async function createAdminChannel(options: {
 
   const guardAdmin: Step = (exchange, next) => {
     if (exchange.url.pathname.startsWith(relayPathPrefix)) return next();
-    const refusal = guard.check(exchange.request.headers, exchange.request.socket.remoteAddress);
+    const refusal = guard.check(exchange.request.headers, exchange.request.remoteAddress);
     if (!refusal) return next();
-    exchange.request.resume();
+    exchange.request.discardBody();
     respond(exchange, new ApiError(refusal.status, refusal.code, refusal.message));
   };
 

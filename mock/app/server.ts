@@ -10,22 +10,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createAdminGuard, type AdminToken } from '../admin/admin-guard.ts';
-import { createAdminChannel, isAdminPath } from '../admin/admin-api.ts';
+import type { AdminToken } from '../admin/admin-guard.ts';
 import type { MockConfig } from '../config/config.ts';
 import { createProtocolGuard } from '../http/client-error.ts';
 import { linkBase, ownHosts } from '../http/own-hosts.ts';
 import { parseRequestTarget } from '../http/request-target.ts';
 import { createEventStreams, type EventStreams } from '../http/event-streams.ts';
-import { writeAnswer } from '../http/write-answer.ts';
+import { NodeRequest } from '../http/node-request.ts';
+import { NodeAnswerWriter, writeAnswer } from '../http/write-answer.ts';
 import { errorAnswer } from '../http/answer.ts';
 import { serveRequest, type Channel } from '../pipeline/send-answer.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
-import { createApiChannel } from './api-channel.ts';
+import { assembleChannels } from './channels.ts';
 import { createServices, type Overrides, type Services } from './services.ts';
 import { servedDocuments } from '../served-documents/served-documents.ts';
-import { applySeed, type SeedReport } from '../seed/seed.ts';
+import type { SeedReport } from '../seed/seed.ts';
 
 export interface RunningMock {
   url: string;
@@ -78,20 +78,8 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
   const links = linkBase({ ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }), hosts: ownHosts(hosts), listening: () => selfUrl });
   const assemble = async (services: Services): Promise<Served> => {
     const documents = servedDocuments(services.contract, links, config);
-    const seed = (document: unknown, defaultApiKey?: string) =>
-      applySeed(document, { baseUrl: selfUrl, sandbox: config.environment === 'sandbox', validatorOf: services.requestValidatorOf, ...(defaultApiKey === undefined ? {} : { defaultApiKey }) });
-    const admin = await createAdminChannel({
-      guard: createAdminGuard({ adminToken: services.adminToken, hosts }),
-      keys: services.keys,
-      bodyBudget: services.bodyBudget,
-      rate: { perSecond: config.rateLimitPerSecond, environment: config.environment },
-      logger,
-      services: { ...services.admin, selfUrl: () => selfUrl, seed },
-      linkBase: links,
-    });
-    const api = createApiChannel(config, logger, services, links);
-    const channelOf = (pathname: string): Channel => (documents.serves(pathname) ? documents : isAdminPath(pathname) ? admin : api);
-    return { services, channelOf, seed, open: new Set() };
+    const channels = await assembleChannels({ config, logger, services, links, hosts, selfUrl: () => selfUrl, documents });
+    return { services, ...channels, open: new Set() };
   };
   let current = await assemble(first);
   // Every stream this server writes, whatever its route and whichever contract, within the same bounds.
@@ -102,7 +90,7 @@ async function serve(config: MockConfig, logger: Logger, first: Services, overri
     served.open.add(response);
     response.once('close', () => served.open.delete(response));
     const url = parseRequestTarget(request.url);
-    return serveRequest(served.channelOf(url.pathname), request, response, url, logger, streams);
+    return serveRequest(served.channelOf(url.pathname), new NodeRequest(request), new NodeAnswerWriter(response, streams), url, logger);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -57,6 +57,10 @@ export interface Overrides {
   handlers?: Partial<Handlers>;
   /** The budget of body bytes, made by the caller (a test that watches what it holds); one of `--body-memory` otherwise. */
   bodyBudget?: BodyBudget;
+  /** The contract to serve, already read (in process, where there may be no file to read); `--contract` otherwise. */
+  contract?: ContractDocument;
+  /** What delivers webhooks, in place of `fetch` to their endpoints (in process: the handlers a test registers). */
+  deliver?: typeof fetch;
 }
 
 export interface Services {
@@ -103,7 +107,7 @@ export type KeptAcrossReload = Pick<Services, 'faults' | 'settings' | 'recording
 const pollMs = 250;
 
 export async function createServices(config: MockConfig, logger: Logger, store: Store, overrides: Overrides, carried?: KeptAcrossReload): Promise<Services> {
-  const contract = await loadContract(config.contractPath);
+  const contract = overrides.contract ?? (await loadContract(config.contractPath));
   const operations = listOperations(contract);
   const compiler = createSchemaCompiler(contract);
   const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
@@ -147,7 +151,7 @@ export async function createServices(config: MockConfig, logger: Logger, store: 
   // The configuration checked the list; what delivers through it is made here, once.
   const allowed = config.webhookAllow === undefined ? undefined : allowedTargets(config.webhookAllow);
   const dispatcher = createWebhookDispatcher({
-    store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs, ...(allowed ? { fetch: allowed.fetch } : {}),
+    store, outbox, endpointUrl: config.webhookUrl, secret: webhookSecret, retryDelaysMs: config.webhookRetryDelaysMs, ...(overrides.deliver ? { fetch: overrides.deliver } : allowed ? { fetch: allowed.fetch } : {}),
     attemptTimeoutMs: config.webhookTimeoutMs, logger: logger.child({ component: 'webhooks' }), ...(poll === undefined ? {} : { pollMs: poll }),
   });
   const formation = createFormationEngine({

@@ -131,6 +131,8 @@ const publishedRetryDelays = published.webhooks.retryScheduleSeconds.map(asDurat
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  /** Machine-readable, for a caller that branches on it (the mock in process throws it to its test). */
+  readonly code = 'E_MOCK_OPTION_INVALID';
 }
 
 interface Option {
@@ -241,7 +243,25 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
     const fromEnv = option?.env ? env[option.env] : undefined;
     return fromEnv === '' ? undefined : fromEnv;
   };
+  return { help: false, config: configFrom(value) };
+}
 
+/**
+ * The mock's options given by name, as the flags are (`{ 'formation-timeline': 'manual' }`), where there is no command
+ * line: the mock in process (app/in-process.ts). Each is checked as its flag is; a name that is no flag, or one
+ * `refused` names (what has no meaning there), is refused with a ConfigError that says so.
+ */
+export function configOfOptions(given: Readonly<Record<string, string>>, refused: Readonly<Record<string, string>> = {}): MockConfig {
+  for (const name of Object.keys(given)) {
+    if (refused[name] !== undefined) throw new ConfigError(`the option ${JSON.stringify(name)} ${refused[name]}`);
+    if (name === 'help' || !options.some((option) => option.flag === name)) throw new ConfigError(`${JSON.stringify(name)} is not an option of the mock: it takes ${options.filter((option) => option.flag !== 'help' && refused[option.flag] === undefined).map((option) => option.flag).join(', ')}`);
+    if (typeof given[name] !== 'string') throw new ConfigError(`the option ${JSON.stringify(name)} takes a string, as its flag does (--${name}); got ${typeof given[name]}`);
+  }
+  return configFrom((flag) => given[flag]);
+}
+
+/** The configuration from each option's value by its flag's name (undefined: its default), every value checked. */
+function configFrom(value: (flag: string) => string | undefined): MockConfig {
   const environment = oneOf(value('environment') ?? 'sandbox', 'environment', ['sandbox', 'production'] as const);
   let store: StoreSpec;
   try {
@@ -277,47 +297,44 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ParsedComma
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`--headers-timeout (${headersTimeoutMs}ms) must not be longer than --request-timeout (${requestTimeoutMs}ms)`);
 
   return {
-    help: false,
-    config: {
-      port: integer(value('port') ?? '4010', 'port', 0, 65535),
-      host: value('host') ?? '127.0.0.1',
-      environment,
-      publicUrl: publicUrl?.replace(/\/+$/, ''),
-      ...(upstreamUrl === undefined ? {} : { upstream: upstreamSettings(upstreamUrl, value) }),
-      store,
-      adminToken: adminToken(value('admin-token')),
-      recordTraffic: value('record-traffic'),
-      seedFile: value('seed'),
-      seedKey: value('seed-key'),
-      unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
-      webhookUrl,
-      webhookAllow,
-      webhookSecret: secret,
-      webhookRetryDelaysMs: retryDelays(value('webhook-retry-delays') ?? scaledDownRetryDelays),
-      webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? asDuration(published.webhooks.attemptTimeoutSeconds), 'webhook-timeout'), 'webhook-timeout'),
-      webhookHistoryPerPartner: integer(value('webhook-history') ?? '10000', 'webhook-history', 10, 10_000_000),
-      formationTimeline: oneOf(value('formation-timeline') ?? 'auto', 'formation-timeline', ['auto', 'manual'] as const),
-      formationStepDelayMs: duration(value('formation-step-delay') ?? '2s', 'formation-step-delay'),
-      apiKeys: apiKeys?.length ? apiKeys : undefined,
-      validateResponses: onOff(value('validate-responses') ?? 'on', 'validate-responses'),
-      // At most 500000: bursts are twice the rate, and the contract bounds RateLimit-Remaining at 1000000.
-      rateLimitPerSecond: integer(value('rate-limit') ?? String(published.rateLimits[environment].requestsPerSecond), 'rate-limit', 1, 500_000),
-      idempotencyTtlMs: duration(value('idempotency-ttl') ?? asDuration(published.idempotencyKeyRetentionSeconds), 'idempotency-ttl'),
-      idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
-      journalMaxBytes: size(value('journal-size') ?? '16MiB', 'journal-size', 64 * 1024, 1024 ** 3),
-      maxBodyBytes: published.requestBodyMaxBytes,
-      bodyMemoryBytes: size(value('body-memory') ?? '32MiB', 'body-memory', 16 * 1024 * 1024, 1024 ** 3),
-      headersTimeoutMs,
-      requestTimeoutMs,
-      keepAliveTimeoutMs: positive(duration(value('keep-alive-timeout') ?? '65s', 'keep-alive-timeout'), 'keep-alive-timeout'),
-      downloadUrlTtlMs: duration(value('download-url-ttl') ?? asDuration(published.downloadUrlValiditySeconds), 'download-url-ttl'),
-      streams: streamSettings(value),
-      logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
-      logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
-      contractPath: value('contract') ?? defaultContractPath,
-      docs: docsMode(value('docs') ?? 'built'),
-      cors: corsOrigins(value('cors') ?? '*'),
-    },
+    port: integer(value('port') ?? '4010', 'port', 0, 65535),
+    host: value('host') ?? '127.0.0.1',
+    environment,
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    ...(upstreamUrl === undefined ? {} : { upstream: upstreamSettings(upstreamUrl, value) }),
+    store,
+    adminToken: adminToken(value('admin-token')),
+    recordTraffic: value('record-traffic'),
+    seedFile: value('seed'),
+    seedKey: value('seed-key'),
+    unhandledOperations: oneOf(value('unhandled-operations') ?? 'refuse', 'unhandled-operations', ['refuse', 'examples'] as const),
+    webhookUrl,
+    webhookAllow,
+    webhookSecret: secret,
+    webhookRetryDelaysMs: retryDelays(value('webhook-retry-delays') ?? scaledDownRetryDelays),
+    webhookTimeoutMs: positive(duration(value('webhook-timeout') ?? asDuration(published.webhooks.attemptTimeoutSeconds), 'webhook-timeout'), 'webhook-timeout'),
+    webhookHistoryPerPartner: integer(value('webhook-history') ?? '10000', 'webhook-history', 10, 10_000_000),
+    formationTimeline: oneOf(value('formation-timeline') ?? 'auto', 'formation-timeline', ['auto', 'manual'] as const),
+    formationStepDelayMs: duration(value('formation-step-delay') ?? '2s', 'formation-step-delay'),
+    apiKeys: apiKeys?.length ? apiKeys : undefined,
+    validateResponses: onOff(value('validate-responses') ?? 'on', 'validate-responses'),
+    // At most 500000: bursts are twice the rate, and the contract bounds RateLimit-Remaining at 1000000.
+    rateLimitPerSecond: integer(value('rate-limit') ?? String(published.rateLimits[environment].requestsPerSecond), 'rate-limit', 1, 500_000),
+    idempotencyTtlMs: duration(value('idempotency-ttl') ?? asDuration(published.idempotencyKeyRetentionSeconds), 'idempotency-ttl'),
+    idempotencyMaxRecords: integer(value('idempotency-max-records') ?? '100000', 'idempotency-max-records', 1, 100_000_000),
+    journalMaxBytes: size(value('journal-size') ?? '16MiB', 'journal-size', 64 * 1024, 1024 ** 3),
+    maxBodyBytes: published.requestBodyMaxBytes,
+    bodyMemoryBytes: size(value('body-memory') ?? '32MiB', 'body-memory', 16 * 1024 * 1024, 1024 ** 3),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: positive(duration(value('keep-alive-timeout') ?? '65s', 'keep-alive-timeout'), 'keep-alive-timeout'),
+    downloadUrlTtlMs: duration(value('download-url-ttl') ?? asDuration(published.downloadUrlValiditySeconds), 'download-url-ttl'),
+    streams: streamSettings(value),
+    logLevel: oneOf(value('log-level') ?? 'info', 'log-level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    logFormat: oneOf(value('log-format') ?? (process.stdout.isTTY ? 'pretty' : 'json'), 'log-format', ['pretty', 'json'] as const),
+    contractPath: value('contract') ?? defaultContractPath,
+    docs: docsMode(value('docs') ?? 'built'),
+    cors: corsOrigins(value('cors') ?? '*'),
   };
 }
 

@@ -7,6 +7,14 @@ import pino, { type Logger } from 'pino';
 import { maskCredentials } from '../../contract-model/credentials.ts';
 import type { MockConfig } from './config.ts';
 
+/**
+ * The logger of the mock in process (app/in-process.ts): lines written as they come, masked the same way, to the
+ * test's output in Node, to the console in a browser (pino's browser build), which a test runner shows beside its test.
+ */
+export function createInProcessLogger(level: MockConfig['logLevel']): Logger {
+  return pino({ level, base: undefined, redact: { paths: ['authorization', '*.authorization'], censor: '[redacted]' }, hooks: { streamWrite: (line: string) => maskCredentials(line) } });
+}
+
 export async function createLogger(config: Pick<MockConfig, 'logLevel' | 'logFormat'>): Promise<Logger> {
   const options = { level: config.logLevel, base: undefined, redact: { paths: ['authorization', '*.authorization'], censor: '[redacted]' }, hooks: { streamWrite: (line: string) => maskCredentials(line) } };
   // Lines are written 4 KiB at a time, and at least every 100 ms: one write per line went through Node's thread pool

@@ -20,28 +20,11 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
 import { errorAnswer } from './answer.ts';
+import { RequestAborted, type Refusal } from './cut-short.ts';
 import { requestIdFor } from './request-id.ts';
 import { isClosing, writeAnswer, type Destination } from './write-answer.ts';
 
-/** nginx's "client closed request": the client left before its request was whole, so nobody got an answer. */
-export const clientClosedRequest = 499;
-
-/**
- * Thrown by a step reading a request whose stream ended before its body did: the client left (or its connection was
- * refused on the socket, see `refusalOf`). Nobody waits for an answer, so none is written.
- */
-export class RequestAborted extends Error {
-  override name = 'RequestAborted';
-  constructor(readonly reason: string) {
-    super(`the request ended before its body was complete: ${reason}`);
-  }
-}
-
-export interface Refusal {
-  status: number;
-  code: ErrorCode;
-  message: string;
-}
+export { clientClosedRequest, RequestAborted, type Refusal } from './cut-short.ts';
 
 /**
  * What this module notes on a request or a connection, as properties under symbols of its own rather than in weak
@@ -72,8 +55,8 @@ export function refusalOf(request: IncomingMessage): Refusal | undefined {
 }
 
 /** Called by whatever serves a request through a pipeline, so that a refusal on its socket carries its request id. */
-export function noteExchange(exchange: { readonly request: IncomingMessage; readonly requestId: string }): void {
-  noted(exchange.request)[exchangeNote] = exchange;
+export function noteExchange(request: IncomingMessage, exchange: { readonly requestId: string }): void {
+  noted(request)[exchangeNote] = exchange;
 }
 
 function requestIdOf(request: IncomingMessage | undefined): string {

@@ -4,10 +4,10 @@
  * inlined Redoc, the same bytes on every request). An answer is checked against its contract before this, on its
  * own bytes: only its size is checked of a body that is not JSON, and compressing keeps it within the bound.
  */
-import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import Negotiator from 'negotiator';
+import type { RequestHeaders } from './incoming-request.ts';
 
 const encoders = {
   br: (content: Uint8Array) => promisify(brotliCompress)(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
@@ -25,8 +25,8 @@ const negotiateEncoding = Negotiator.prototype.encoding as unknown as (
 export const minCompressedBytes = 1024;
 
 /** The encoding the request accepts best. */
-export function encodingFor(request: IncomingMessage): Encoding {
-  return (negotiateEncoding.call(new Negotiator(request), offered, { preferred: offered }) ?? 'identity') as Encoding;
+export function encodingFor(request: { readonly headers: RequestHeaders }): Encoding {
+  return (negotiateEncoding.call(new Negotiator(request as ConstructorParameters<typeof Negotiator>[0]), offered, { preferred: offered }) ?? 'identity') as Encoding;
 }
 
 const encoded = new WeakMap<Uint8Array, Map<Encoding, Promise<Uint8Array>>>();

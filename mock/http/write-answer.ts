@@ -3,18 +3,19 @@
  * request Node refused before any route, on the socket itself. A known length lets Node send the head and the body
  * in one write, without chunked framing; a HEAD answer carries the length its GET would have.
  *
- * Every header value is written with the characters a header may carry (header-value.ts escapes the rest), so that
- * no text an answer quotes (a violation, a field name, an upstream's header) can make writing it fail. What cannot
- * be written at all (a header name that is no token, a status HTTP does not have: a bug) is answered as a 500 that
- * says so, with its own reason phrase; the caller is handed the answer as sent, so that the journal keeps what the
- * client got.
+ * The answer is made ready as every transport makes it (sendable-answer.ts: header values escaped, so that no text
+ * an answer quotes can make writing it fail; what cannot be written at all answered as a 500 that says so), and
+ * written here with its own reason phrase; the caller is handed the answer as sent, so that the journal keeps what
+ * the client got. fetch-answer.ts is the same for a Fetch API `Response`.
  */
-import { STATUS_CODES, validateHeaderName, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, type Answer, type AnswerStream } from './answer.ts';
+import type { Answer, AnswerStream } from './answer.ts';
+import type { ApiError } from './api-error.ts';
 import type { EventStreams } from './event-streams.ts';
-import { headerValue } from './header-value.ts';
-import { validRequestId } from './request-id.ts';
+import { readyToSend, type AnswerWriter, type Sendable, type Sent } from './sendable-answer.ts';
+
+export type { Sent } from './sendable-answer.ts';
 
 /**
  * How a connection closed after its answer goes on being read (lingering, as nginx's lingering_timeout and
@@ -95,28 +96,32 @@ function writeStream(response: ServerResponse, streams: EventStreams, answer: Se
   streams.run(response, answer.stream, { requestId: answer.finalHeaders['x-request-id'] ?? 'unknown' });
 }
 
-/** An answer as it is sent: its header values escaped. */
-type Sendable = Answer & { finalHeaders: Record<string, string> };
-
-/** What `writeAnswer` sent: the answer as the client got it, and, when the one given could not be sent, why. */
-export interface Sent {
-  answer: Answer;
-  /** Set when the answer given could not be written at all and a 500 went instead: what was wrong with it. */
-  unwritable?: string;
-}
-
 export function writeAnswer(destination: Destination, answer: Answer, method: string): Sent {
-  const given = sendable(answer);
-  const unwritable = problemOf(given) ?? (given.stream && !('streams' in destination && destination.streams) ? 'it is a stream, and this connection has no server streams to run it' : undefined);
-  const sent = unwritable === undefined ? given : sendable(unwritableAnswer(given, unwritable));
+  const { sendable: sent, unwritable } = readyToSend(answer, 'streams' in destination && destination.streams ? undefined : 'it is a stream, and this connection has no server streams to run it');
   write(destination, sent, method);
   return unwritable === undefined ? { answer: sent } : { answer: sent, unwritable };
+}
+
+/** Node's server as the pipeline's writer of answers: one per request, over its response and the server's streams. */
+export class NodeAnswerWriter implements AnswerWriter {
+  constructor(
+    readonly response: ServerResponse,
+    readonly streams?: EventStreams,
+  ) {}
+
+  streamRefusal(context: { requestId: string; path: string }): ApiError | undefined {
+    return this.streams?.refusal(context);
+  }
+
+  write(answer: Answer, method: string): Sent {
+    return writeAnswer(this.streams ? { response: this.response, streams: this.streams } : { response: this.response }, answer, method);
+  }
 }
 
 function write(destination: Destination, answer: Sendable, method: string): void {
   if (answer.stream && 'streams' in destination && destination.streams) return writeStream(destination.response, destination.streams, answer as Sendable & { stream: AnswerStream }, method);
   const headers: Record<string, string | string[]> = { ...answer.finalHeaders, 'content-length': String(Buffer.byteLength(answer.body)) };
-  if (answer.setCookies?.length) headers['set-cookie'] = answer.setCookies.map(headerValue);
+  if (answer.setCookies?.length) headers['set-cookie'] = [...answer.setCookies];
   const body = method === 'HEAD' ? undefined : answer.body;
   if ('response' in destination) {
     const { response } = destination;
@@ -133,35 +138,6 @@ function write(destination: Destination, answer: Sendable, method: string): void
   const head = [`HTTP/1.1 ${answer.status} ${reasonOf(answer.status)}`, `date: ${new Date().toUTCString()}`, ...lines];
   socket.write(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body === undefined ? Buffer.alloc(0) : Buffer.from(body)]));
   closeInStages(socket);
-}
-
-/** The answer with every header it sends, each value escaped as header-value.ts says. */
-function sendable(answer: Answer): Sendable {
-  const finalHeaders: Record<string, string> = Object.create(null); // `__proto__` is a name an upstream may send
-  for (const [name, value] of Object.entries(answer.finalHeaders ?? answer.headers)) finalHeaders[name] = headerValue(String(value));
-  return { ...answer, finalHeaders };
-}
-
-/** Why an answer cannot be written as it is, if it cannot: what escaping cannot mend. */
-function problemOf(answer: Sendable): string | undefined {
-  if (!Number.isInteger(answer.status) || answer.status < 100 || answer.status > 599) return `its status ${String(answer.status)} is not an HTTP status`;
-  for (const name of Object.keys(answer.finalHeaders)) {
-    try {
-      validateHeaderName(name);
-    } catch {
-      return `its header name ${JSON.stringify(name)} is not a token`;
-    }
-  }
-  return undefined;
-}
-
-/** The 500 sent in place of an answer that cannot be written, under its request id. */
-function unwritableAnswer(answer: Sendable, problem: string): Answer {
-  const id = answer.finalHeaders['x-request-id'];
-  const requestId = id !== undefined && validRequestId.test(id) ? id : 'unknown';
-  const replacement = errorAnswer(500, { code: 'E_INTERNAL', message: `The answer could not be written: ${problem}.`, requestId });
-  replacement.finalHeaders = { ...replacement.headers, 'x-request-id': requestId };
-  return replacement;
 }
 
 function reasonOf(status: number): string {

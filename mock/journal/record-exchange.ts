@@ -8,7 +8,7 @@
  * read (broken chunk framing, too slow: see http/client-error.ts) is journaled with the status it was sent.
  */
 import type { Logger } from 'pino';
-import { clientClosedRequest, refusalOf, type RequestAborted } from '../http/client-error.ts';
+import { clientClosedRequest, type RequestAborted } from '../http/cut-short.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { holdsCredential, maskUrl } from '../../contract-model/credentials.ts';
 import { capturedBody, capturedHeaders, capturedQuery, type CapturedMessage, type CapturedRequest } from './captured-message.ts';
@@ -22,7 +22,7 @@ export function createExchangeRecorder(options: { logger: Logger; journal: Reque
   const shownUpstream = { url: '', shown: '' };
   return (exchange, aborted) => {
     const outcome = outcomeOf(exchange, aborted);
-    const refused = refusalOf(exchange.request);
+    const refused = exchange.request.refusal;
     // Built by assignment rather than spread from conditional objects: it is made at every request.
     const record: RequestRecord = {
       atMs: Date.now(),
@@ -83,7 +83,7 @@ interface Outcome {
 /** What became of a request, as its journal entry and its log line both say it. */
 function outcomeOf(exchange: Exchange, aborted: RequestAborted | undefined): Outcome {
   const durationMs = Number(process.hrtime.bigint() - exchange.startedAt) / 1e6;
-  const refused = refusalOf(exchange.request);
+  const refused = exchange.request.refusal;
   return {
     status: refused?.status ?? (aborted ? clientClosedRequest : (exchange.response?.status ?? 500)),
     durationMs: Math.round(durationMs * 1000) / 1000,
@@ -97,7 +97,7 @@ function logExchange(logger: Logger, exchange: Exchange, outcome: Outcome, abort
   const { status } = outcome;
   const level = status >= 500 ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  const refused = refusalOf(exchange.request);
+  const refused = exchange.request.refusal;
   logger[level](
     {
       requestId: exchange.requestId,
@@ -129,7 +129,7 @@ function requestOf(exchange: Exchange): CapturedRequest {
 /** What was answered; a refusal answered on the socket (client-error.ts) is known by its status and code only. */
 function responseOf(exchange: Exchange): CapturedMessage | null {
   const answer = exchange.response;
-  if (!answer || refusalOf(exchange.request)) return null;
+  if (!answer || exchange.request.refusal) return null;
   const headers = answer.finalHeaders ?? answer.headers;
   // Each cookie a header line of its own on the wire; one value here (a journal's header is one line), the cookies
   // apart by ` | `, which no cookie's syntax has (RFC 6265: a value holds no space, an attribute no `|`).

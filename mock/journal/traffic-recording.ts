@@ -10,7 +10,7 @@
  */
 import { open, writeFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { refusalOf, type RequestAborted } from '../http/client-error.ts';
+import type { RequestAborted } from '../http/cut-short.ts';
 import { answeredByUpstream, type Exchange } from '../pipeline/exchange.ts';
 import { capturedQuery } from './captured-message.ts';
 import { encodeExchange, trafficBounds, trafficHead, trafficTail } from './traffic-document.ts';
@@ -105,7 +105,7 @@ function recordedExchange(exchange: Exchange, aborted: RequestAborted | undefine
   const { headers } = exchange.request;
   const { query, queryTruncated } = capturedQuery(exchange.request.url, maxQueryLength);
   const answer = exchange.response;
-  const answered = answer !== undefined && !aborted && refusalOf(exchange.request) === undefined;
+  const answered = answer !== undefined && !aborted && exchange.request.refusal === undefined;
   const answerHeaders = answer?.finalHeaders ?? answer?.headers ?? {};
   return {
     request: {

@@ -1,8 +1,8 @@
 /** Everything known about one request while it walks a pipeline, and the answer once one is decided. */
-import type { IncomingMessage } from 'node:http';
 import type { components } from '../../generated/mock-admin/openapi.js';
 import type { ContractOperation } from '../../contract-model/operations.ts';
 import type { Partner } from '../auth/api-keys.ts';
+import type { IncomingRequest } from '../http/incoming-request.ts';
 import type { RequestTarget } from '../http/request-target.ts';
 import type { Answer, AnswerStream } from '../http/answer.ts';
 import type { TxBody } from '../store/store.ts';
@@ -51,7 +51,8 @@ export type Reply =
 export type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'malformed'; problem: string };
 
 export interface Exchange {
-  readonly request: IncomingMessage;
+  /** The request as its transport hands it to the pipeline (Node's server, or a Fetch API `Request`). */
+  readonly request: IncomingRequest;
   readonly method: string;
   readonly url: RequestTarget;
   readonly startedAt: bigint;
@@ -86,6 +87,6 @@ export interface Exchange {
 
 const noBody: Body = Object.freeze({ kind: 'none' });
 
-export function newExchange(request: IncomingMessage, url: RequestTarget): Exchange {
-  return { request, method: request.method ?? 'GET', url, startedAt: process.hrtime.bigint(), requestId: '', pathParams: {}, body: noBody, commonHeaders: {} };
+export function newExchange(request: IncomingRequest, url: RequestTarget): Exchange {
+  return { request, method: request.method, url, startedAt: process.hrtime.bigint(), requestId: '', pathParams: {}, body: noBody, commonHeaders: {} };
 }

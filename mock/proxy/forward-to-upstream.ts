@@ -47,7 +47,8 @@ export function forwardToUpstream(options: { url: string; timeoutMs: number; max
       const response = await fetch(target, {
         method: exchange.method,
         headers: forwardedHeaders(exchange),
-        ...(exchange.rawBody && exchange.rawBody.length > 0 ? { body: exchange.rawBody } : {}),
+        // A Buffer over an ArrayBuffer, as every body read is (the DOM's types ask which buffer).
+        ...(exchange.rawBody && exchange.rawBody.length > 0 ? { body: exchange.rawBody as Buffer<ArrayBuffer> } : {}),
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });

@@ -34,7 +34,7 @@ export function byKeyOrAddress(keys: KeyChecker): (exchange: Exchange) => RateCa
   const refusal = 'Too many requests for this key; retry after Retry-After seconds.';
   return (exchange) => {
     const verdict = keys.check(exchange.request.headers.authorization);
-    return { bucket: verdict.ok ? `k:${verdict.partner.id}` : `a:${exchange.request.socket.remoteAddress ?? '?'}`, refusal };
+    return { bucket: verdict.ok ? `k:${verdict.partner.id}` : `a:${exchange.request.remoteAddress ?? '?'}`, refusal };
   };
 }
 

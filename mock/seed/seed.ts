@@ -128,6 +128,8 @@ function checkCustomer(entry: unknown, at: string, report: (field: string, code:
 export interface SeedOptions {
   /** Where the API answers: the seed calls it there. */
   baseUrl: string;
+  /** How it calls the API: `fetch`, or in process the mock's own fetch handler. */
+  fetch?: (request: Request) => Promise<Response>;
   defaultApiKey?: string;
   sandbox: boolean;
   /** The API's request validators, to check every entry before anything is written. */
@@ -139,7 +141,7 @@ export async function applySeed(document: unknown, options: SeedOptions): Promis
   const { partners, pointer } = readSeed(document, options.defaultApiKey);
   const problems = partners.flatMap((partner, index) => partner.customers.flatMap((entry, n) => entryProblems(entry, `${pointer(index)}/customers/${n}`, options)));
   if (problems.length > 0) throw new SeedError(`Nothing was applied: the API would refuse the seed at ${[...new Set(problems.map((problem) => entryOf(problem.field)))].join(', ')}.`, problems);
-  const clients = partners.map((partner) => createPartnerClient({ baseUrl: options.baseUrl, apiKey: partner.apiKey }));
+  const clients = partners.map((partner) => createPartnerClient({ baseUrl: options.baseUrl, apiKey: partner.apiKey, ...(options.fetch ? { fetch: options.fetch } : {}) }));
   // The API's own verdict on each key (the environment, --api-keys), by a read that changes nothing.
   for (const [index, api] of clients.entries()) await refusedAt({ at: `${pointer(index)}/apiKey`, keyAt: `${pointer(index)}/apiKey` }, () => api.listCustomers({ limit: 1 }));
   const report: SeedReport = { partners: partners.length, customers: { created: 0, existing: 0 }, companies: { created: 0, advanced: 0, skipped: 0 } };

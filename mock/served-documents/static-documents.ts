@@ -49,7 +49,7 @@ export function createStaticDocuments(documents: Record<string, ServedDocument>,
     const origin = originOf(exchange.request.headers.host);
     const document = documents[exchange.url.pathname] as ServedDocument;
     if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
-      exchange.request.resume();
+      exchange.request.discardBody();
       return respond(exchange, new ApiError(405, 'E_METHOD_NOT_ALLOWED', `${exchange.method} is not allowed here; allowed: GET, HEAD.`, undefined, { allow: 'GET, HEAD' }));
     }
     const own = { ...document.headers, 'content-type': document.contentType, 'cache-control': 'no-cache' };

@@ -12,12 +12,13 @@ Runs every check (${stageScripts.join(', ')}), two stages at a time, and ends wi
 passed or failed, and how long it took. Exits 1 when any failed. Two at a time, each stage's output is written
 whole when it ends; with --jobs 1 the stages run one after the other and their output streams as it comes.
 
-The tests of tests/ run in groups, one stage each (vitest.config.ts says which files are in which):
+The tests of tests/ and examples/ run in groups, one stage each (vitest.config.ts says which files are in which):
   test:unit              the fast ones: every file that no group below names
   test:packages          the client's and the mock's packages, packed and installed in an empty project
   test:browser           the browser tests, in real Chromium
   test:state             state that outlives a process: Redis, replicas, SQLite, processes killed and restarted
   test:contract-changes  the breaking-change gate and the release flow, over git histories of the contract
+  test:examples          the example app's component tests, in jsdom, with the mock in process
 
 The stages CI's contract job runs, which need nothing but Node, are a group, contract-job (\`npm run test:contract-job\`):
   ${stageGroups['contract-job'].join(', ')}

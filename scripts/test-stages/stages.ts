@@ -12,11 +12,14 @@ export const stageScripts = [
   'test:contract',
   // The same suite through the mock as a proxy (--upstream) of another mock, webhooks through its relay.
   'test:contract:proxy',
+  // The same suite against the mock in process, behind Mock Service Worker: no process, no port.
+  'test:contract:in-process',
   // The slow groups of tests/ (vitest.config.ts), each its own stage so that the summary shows its time.
   'test:packages',
   'test:browser',
   'test:state',
   'test:contract-changes',
+  'test:examples',
   'test:dredd',
   'test:workflows',
   'test:fuzz',

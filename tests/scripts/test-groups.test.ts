@@ -1,7 +1,7 @@
 /**
- * The groups of tests/ (vitest.config.ts) add up to every test file, each in exactly one group, and `npm test`
- * runs every group as a stage of its own. Asked of vitest itself (`vitest list`), so that what is checked is what
- * it runs: a new file lands in `unit` unless a group names it, and can never drop out of `npm test`.
+ * The groups of tests/ and examples/ (vitest.config.ts) add up to every test file, each in exactly one group, and
+ * `npm test` runs every group as a stage of its own. Asked of vitest itself (`vitest list`), so that what is checked
+ * is what it runs: a new file lands in `unit` unless a group names it, and can never drop out of `npm test`.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,10 +17,15 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /** Every file vitest would take for a test: the patterns of the root config before the groups split it. */
-const testFiles = readdirSync(join(root, 'tests'), { recursive: true, encoding: 'utf8' })
-  .filter((file) => /\.test(-d)?\.ts$/.test(file))
-  .map((file) => join('tests', file))
-  .sort();
+const testFiles = [
+  ...readdirSync(join(root, 'tests'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.test(-d)?\.ts$/.test(file))
+    .map((file) => join('tests', file)),
+  // The example app's component tests, beside its code (examples/frontend/tests/).
+  ...readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.test\.tsx$/.test(file) && !file.split('/').includes('node_modules'))
+    .map((file) => join('examples', file)),
+].sort();
 
 let listed: { file: string; group: string }[];
 

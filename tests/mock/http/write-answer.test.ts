@@ -9,7 +9,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Answer } from '../../../mock/http/answer.ts';
 import { headerValue } from '../../../mock/http/header-value.ts';
-import { writeAnswer, type Sent } from '../../../mock/http/write-answer.ts';
+import { NodeRequest } from '../../../mock/http/node-request.ts';
+import { NodeAnswerWriter, writeAnswer, type Sent } from '../../../mock/http/write-answer.ts';
 import { parseRequestTarget } from '../../../mock/http/request-target.ts';
 import { newExchange, type Exchange } from '../../../mock/pipeline/exchange.ts';
 import { respond } from '../../../mock/pipeline/reply.ts';
@@ -115,7 +116,7 @@ describe('sendAnswer', () => {
     const logger = { error: (...line: unknown[]) => logged.push(line), warn: (...line: unknown[]) => logged.push(line) };
     let checks = 0;
     server = createServer((request, response) => {
-      const exchange: Exchange = newExchange(request, parseRequestTarget(request.url));
+      const exchange: Exchange = newExchange(new NodeRequest(request), parseRequestTarget(request.url));
       exchange.requestId = 'req-check-broke';
       respond(exchange, { status: 200, payload: { fine: true } });
       const channel = {
@@ -125,7 +126,7 @@ describe('sendAnswer', () => {
         },
         record: (done: Exchange) => void recorded.push(done.response as Answer),
       };
-      sendAnswer(channel, exchange, response, logger);
+      sendAnswer(channel, exchange, new NodeAnswerWriter(response), logger);
     });
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     const got = await rawRequest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'GET', '/');
