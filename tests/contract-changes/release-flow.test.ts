@@ -53,7 +53,7 @@ beforeAll(async () => {
   await writeFile(join(project, 'contract-changes', 'accepted-breaking-changes.yaml'), 'accepted: []\n');
   const first = await release('1.0.0', '--date', '2026-11-23');
   if (first.code !== 0) throw new Error(`the first release failed: ${first.stderr}`);
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });

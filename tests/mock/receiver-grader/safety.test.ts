@@ -57,13 +57,14 @@ describe('what the grader sends', () => {
 
   it(`sends one request at a time, at most ${gradeBounds.requestsPerSecond} a second`, async () => {
     const receiver = await server(() => ({ status: 200 }));
+    const started = performance.now();
     await gradeReceiver({ receiverUrl: receiver.url, secret: receiverSecret, only: ['events', 'repeat-accepted'] }, { contract });
-    const gaps = receiver.requests.slice(1).map((request, index) => request.at - receiver.requests[index]!.at);
-    expect(gaps.length).toBeGreaterThan(4);
-    // Measured where they arrive, a connection's set-up apart: a gap may shrink a little, the pace holds over all.
+    const { requests } = receiver;
+    expect(requests.length).toBeGreaterThan(5);
+    // What a loaded machine cannot make shorter: the last request arrives no sooner than the pace allows after the
+    // run began (arrivals may bunch as the receiver catches up, so the gaps between them prove nothing).
     const interval = 1000 / gradeBounds.requestsPerSecond;
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(interval / 2);
-    expect(gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length).toBeGreaterThanOrEqual(interval * 0.95);
+    expect(requests.at(-1)!.at - started).toBeGreaterThanOrEqual((requests.length - 1) * interval * 0.99);
   });
 
   it('never sends more than the battery counted', async () => {
