@@ -128,8 +128,8 @@ export function holdsCredential(text: string): boolean {
 
 /**
  * The text with its escapes undone, again and again (at most `maxDecodings` times) while some are left; with
- * `track`, where each character of the result starts in the text (one more entry: the text's length). Each round is
- * one native pass (`replace`).
+ * `track`, where each character of the result starts in the text (one more entry: the text's length). Untracked, a
+ * round is one native pass (`replace`); tracked, one pass of `exec` that carries each kept character's start along.
  */
 function decode(text: string, track = false): { text: string; starts: ArrayLike<number> } {
   let current = text;

@@ -23,16 +23,19 @@ import { isIP } from 'node:net';
 export interface OwnHosts {
   /** Whether a `Host` header names the mock. */
   answers(host: string | undefined): boolean;
+  /** The `Host` as URL parsing writes it (`localhost:4010`) when it names the mock; otherwise undefined. */
+  own(host: string | undefined): string | undefined;
 }
 
 export function ownHosts(given: readonly string[]): OwnHosts {
   const names = new Set(['localhost', hostname().toLowerCase(), ...given.map((host) => host.toLowerCase())]);
-  return {
-    answers(host) {
-      const name = host === undefined ? undefined : parsedHost(host)?.name;
-      return name !== undefined && (names.has(name) || name.endsWith('.localhost') || isIP(name.replace(/^\[|\]$/g, '')) !== 0);
-    },
+  const own = (host: string | undefined): string | undefined => {
+    const parsed = host === undefined ? undefined : parsedHost(host);
+    if (parsed === undefined) return undefined;
+    const { name } = parsed;
+    return names.has(name) || name.endsWith('.localhost') || isIP(name.replace(/^\[|\]$/g, '')) !== 0 ? parsed.host : undefined;
   };
+  return { answers: (host) => own(host) !== undefined, own };
 }
 
 /** The URL links are made with, for a request that came with `host` (see above). */
@@ -40,8 +43,8 @@ export function linkBase(options: { publicUrl?: string; hosts: OwnHosts; listeni
   const { publicUrl, hosts, listening } = options;
   if (publicUrl !== undefined) return () => publicUrl;
   return (host) => {
-    const parsed = host !== undefined && hosts.answers(host) ? parsedHost(host) : undefined;
-    return parsed === undefined ? listening() : `http://${parsed.host}`;
+    const own = hosts.own(host);
+    return own === undefined ? listening() : `http://${own}`;
   };
 }
 
