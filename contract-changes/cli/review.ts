@@ -44,7 +44,7 @@ const gitProblemStatus: Record<GitProblemCode, number> = {
 const trafficProblemStatus = 7;
 
 const help = `Usage: npm run review [-- --base REF] [--format FORMAT[,FORMAT…]] [--out DIR [--no-docs]] [--docs URL]
-                                  [--source-url URL] [--artifact-url URL] [--traffic FILE…]
+                                  [--source-url URL] [--artifact-url URL] [--traffic FILE…] [--no-cache]
 
 Reviews this change to the contract: what differs between openapi/ at REF and the working openapi/.
   - the verdict against the latest release in releases/: breaking or not, and which breaks this change brings
@@ -78,6 +78,9 @@ Reviews this change to the contract: what differs between openapi/ at REF and th
   --traffic FILE…     recorded traffic to replay: traffic documents, as GET /_mock/requests/export, the mock's
                       --record-traffic FILE and npm run test:contract (contract-tests/traffic/) write them; the
                       option may be repeated, and files named after it are read too
+  --no-cache          lint both contracts again rather than take what the linters found of the same files before
+                      (kept in node_modules/.cache/contract-review/, keyed by the contract's files, the linters'
+                      configuration and versions)
   -h, --help          show this help
 
 Exit status: 0 the contract does not break the latest release; 1 it does; 2 bad usage;
@@ -92,7 +95,7 @@ async function main(): Promise<number> {
       options: {
         base: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, docs: { type: 'string' },
         'source-url': { type: 'string' }, 'artifact-url': { type: 'string' }, 'no-docs': { type: 'boolean' },
-        traffic: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+        'no-cache': { type: 'boolean' }, traffic: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
     });
@@ -116,7 +119,7 @@ async function main(): Promise<number> {
   });
   let review: Review;
   try {
-    review = await reviewChange({ projectRoot, ...(values.base === undefined ? {} : { base: values.base }), ...(withDocs ? { alongside: buildDocs } : {}), ...(traffic === undefined ? {} : { traffic }) });
+    review = await reviewChange({ projectRoot, ...(values.base === undefined ? {} : { base: values.base }), ...(withDocs ? { alongside: buildDocs } : {}), ...(traffic === undefined ? {} : { traffic }), lintCache: values['no-cache'] !== true });
   } catch (error) {
     if (error instanceof GitProblem) return exitWith(`review: error[${error.code}]: ${error.message}`, gitProblemStatus[error.code]);
     throw error;

@@ -10,6 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { getLocationForJsonPath, parseWithPointers } from '@stoplight/yaml';
 import { parsePointer } from '../location.ts';
+import { lintCacheEntry } from './lint-cache.ts';
 
 export type Severity = 'error' | 'warning' | 'notice';
 
@@ -37,24 +38,34 @@ const quiet = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true'
  */
 const exampleRules = { spectral: ['oas3-valid-media-example', 'oas3-valid-schema-example'], redocly: ['no-invalid-media-type-examples', 'no-invalid-schema-examples'] };
 
+export interface LintOptions {
+  /** Whether findings are read from and kept in the cache (lint-cache.ts); true unless told. */
+  cache?: boolean;
+}
+
 /**
  * The findings of a contract but those of the example rules. `rootFile`: `<folder>/openapi/openapi.yaml`;
  * `projectRoot` holds the linters' configuration and binaries.
  */
-export async function lintContract(rootFile: string, projectRoot: string): Promise<LintFinding[]> {
+export async function lintContract(rootFile: string, projectRoot: string, { cache = true }: LintOptions = {}): Promise<LintFinding[]> {
+  const entry = cache ? await lintCacheEntry<LintFinding[]>(rootFile, projectRoot) : undefined;
+  const kept = await entry?.read();
+  if (kept !== undefined) return kept;
   const named = dirname(dirname(rootFile));
   const [spectral, redocly] = await Promise.all([runSpectral(rootFile, projectRoot, named), runRedocly(rootFile, projectRoot, named)]);
-  return [...spectral, ...redocly].filter((finding) => !exampleRules.spectral.includes(finding.rule));
+  const findings = [...spectral, ...redocly].filter((finding) => !exampleRules.spectral.includes(finding.rule));
+  await entry?.write(findings);
+  return findings;
 }
 
 /**
  * The findings the working contract has and the base had not, each once. The base is linted only when the working
  * contract has findings: a change cannot introduce one into a contract that has none.
  */
-export async function introducedLintFindings(workingRoot: string, baseRoot: string, projectRoot: string): Promise<LintFinding[]> {
-  const now = await lintContract(workingRoot, projectRoot);
+export async function introducedLintFindings(workingRoot: string, baseRoot: string, projectRoot: string, options: LintOptions = {}): Promise<LintFinding[]> {
+  const now = await lintContract(workingRoot, projectRoot, options);
   if (now.length === 0) return [];
-  return introducedFindings(await lintContract(baseRoot, projectRoot), now);
+  return introducedFindings(await lintContract(baseRoot, projectRoot, options), now);
 }
 
 export function introducedFindings(before: readonly LintFinding[], after: readonly LintFinding[]): LintFinding[] {

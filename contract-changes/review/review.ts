@@ -66,11 +66,13 @@ export interface ReviewOptions {
   alongside?: (proposed: JsonObject) => Promise<void>;
   /** Recorded traffic to replay against the base and the proposed contract (traffic/traffic-file.ts reads it). */
   traffic?: readonly TrafficFile[];
+  /** Whether the linters' findings may come from, and go to, their cache (lint-cache.ts); true unless told. */
+  lintCache?: boolean;
 }
 
 const contractFolder = 'openapi';
 
-export async function reviewChange({ projectRoot, base, defaultBranch = 'main', alongside, traffic }: ReviewOptions): Promise<Review> {
+export async function reviewChange({ projectRoot, base, defaultBranch = 'main', alongside, traffic, lintCache = true }: ReviewOptions): Promise<Review> {
   await checkGitCheckout(projectRoot);
   const commit = base === undefined ? await mergeBase(projectRoot, defaultBranch) : await resolveRef(projectRoot, base);
   const checkout = await checkoutContract(projectRoot, commit, contractFolder);
@@ -78,7 +80,7 @@ export async function reviewChange({ projectRoot, base, defaultBranch = 'main', 
     const workingRoot = join(projectRoot, contractFolder, 'openapi.yaml');
     const baseRoot = join(checkout.folder, 'openapi.yaml');
     // The linters are processes of their own: they run while this one compares.
-    const lint = introducedLintFindings(workingRoot, baseRoot, projectRoot);
+    const lint = introducedLintFindings(workingRoot, baseRoot, projectRoot, { cache: lintCache });
     lint.catch(() => undefined);
     const [working, before, accepted, latest] = await Promise.all([
       bundleContract(workingRoot), bundleContract(baseRoot), readAccepted(join(projectRoot, 'contract-changes', 'accepted-breaking-changes.yaml')),
