@@ -47,6 +47,11 @@ const group = (name: keyof typeof slowGroups, include: readonly string[]): TestP
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // Files share a worker's module graph instead of each loading its own: with Vitest's default, every file
+    // imported the contract, Ajv and the mock afresh, and test:unit spent 164 s of CPU where it now spends 83 s
+    // (test:contract-changes 335 s against 261 s; BENCHMARKS.md, "npm test, stage by stage"). A file that changes
+    // what others import (vi.mock, a global) must undo it in its own hooks: every file passes in either mode.
+    isolate: false,
     // Hooks start and stop mocks and servers: on a loaded two-core machine that can take more than the default 10 s.
     hookTimeout: 30_000,
     projects: [
