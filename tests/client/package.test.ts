@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClientPackage } from '../../client/package/build.ts';
+import { newProjectTsc, typescriptCompilers } from '../support/typescript.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -27,10 +28,10 @@ export async function main(): Promise<string> {
 }
 `;
 
-function typecheck(): { ok: boolean; output: string } {
+function typecheck(tsc: string): { ok: boolean; output: string } {
   try {
     // Bounded: a compiler that never ends must fail the test, not hold the whole run (nor pass as a refusal).
-    execFileSync(bin('tsc'), ['--noEmit', '-p', consumer], { encoding: 'utf8', timeout: 120_000 });
+    execFileSync(tsc, ['--noEmit', '-p', consumer], { encoding: 'utf8', timeout: 120_000 });
     return { ok: true, output: '' };
   } catch (error) {
     const { stdout, signal } = error as { stdout?: string; signal?: string | null };
@@ -47,40 +48,43 @@ beforeAll(async () => {
   // An ESM project (the package is ESM only, as most new TypeScript projects are).
   npm('pkg', 'set', 'type=module');
   npm('install', '--no-audit', '--no-fund', tarball);
-  execFileSync(bin('tsc'), ['--init'], { cwd: consumer, stdio: 'pipe' });
+  execFileSync(newProjectTsc, ['--init'], { cwd: consumer, stdio: 'pipe' });
 }, 120_000);
 
 afterAll(async () => {
   if (consumer) await rm(consumer, { recursive: true, force: true });
 });
 
-it('compiles in a default tsc --init project, with the contract types, and refuses a property the contract lacks', async () => {
-  await writeFile(join(consumer, 'index.ts'), usage('status'));
-  expect(typecheck()).toEqual({ ok: true, output: '' });
-  await writeFile(join(consumer, 'index.ts'), usage('statusOfIt'));
-  const refused = typecheck();
-  expect(refused.ok).toBe(false);
-  expect(refused.output).toContain("Property 'statusOfIt' does not exist");
-}, 60_000);
+// The declarations as both compilers a consumer may have read them (tests/support/typescript.ts).
+describe.each(typescriptCompilers)('with $name', ({ tsc }) => {
+  it('compiles in a default tsc --init project, with the contract types, and refuses a property the contract lacks', async () => {
+    await writeFile(join(consumer, 'index.ts'), usage('status'));
+    expect(typecheck(tsc)).toEqual({ ok: true, output: '' });
+    await writeFile(join(consumer, 'index.ts'), usage('statusOfIt'));
+    const refused = typecheck(tsc);
+    expect(refused.ok).toBe(false);
+    expect(refused.output).toContain("Property 'statusOfIt' does not exist");
+  }, 60_000);
 
-it('exports a type named after each schema of the contract, and payloads by operationId, refusing an unknown one', async () => {
-  const contract = JSON.parse(await readFile(join(root, 'generated', 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, unknown> } };
-  const schemas = Object.keys(contract.components.schemas);
-  await writeFile(join(consumer, 'index.ts'), [
-    `import type { ${schemas.join(', ')}, OperationParams, Payload, RequestBody } from '@partner-formation/client';`,
-    `export type EverySchema = [${schemas.join(', ')}];`,
-    "export const shown = (company: Payload<'getCompany'>): Company => company;",
-    "export const status = (page: Payload<'listCompanies'>): FormationStatus | undefined => page.data[0]?.status;",
-    "export const body = (request: RequestBody<'createCompany'>): CompanyCreateRequest => request;",
-    "export const id = (params: OperationParams<'getCustomer'>): string => params.customerId;",
-    '',
-  ].join('\n'));
-  expect(typecheck()).toEqual({ ok: true, output: '' });
-  await writeFile(join(consumer, 'index.ts'), "import type { Payload } from '@partner-formation/client';\nexport const unknownOperation = (payload: Payload<'getCompanny'>): string => payload.name;\n");
-  const refused = typecheck();
-  expect(refused.ok).toBe(false);
-  expect(refused.output).toContain(`Type '"getCompanny"' does not satisfy the constraint`);
-}, 60_000);
+  it('exports a type named after each schema of the contract, and payloads by operationId, refusing an unknown one', async () => {
+    const contract = JSON.parse(await readFile(join(root, 'generated', 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, unknown> } };
+    const schemas = Object.keys(contract.components.schemas);
+    await writeFile(join(consumer, 'index.ts'), [
+      `import type { ${schemas.join(', ')}, OperationParams, Payload, RequestBody } from '@partner-formation/client';`,
+      `export type EverySchema = [${schemas.join(', ')}];`,
+      "export const shown = (company: Payload<'getCompany'>): Company => company;",
+      "export const status = (page: Payload<'listCompanies'>): FormationStatus | undefined => page.data[0]?.status;",
+      "export const body = (request: RequestBody<'createCompany'>): CompanyCreateRequest => request;",
+      "export const id = (params: OperationParams<'getCustomer'>): string => params.customerId;",
+      '',
+    ].join('\n'));
+    expect(typecheck(tsc)).toEqual({ ok: true, output: '' });
+    await writeFile(join(consumer, 'index.ts'), "import type { Payload } from '@partner-formation/client';\nexport const unknownOperation = (payload: Payload<'getCompanny'>): string => payload.name;\n");
+    const refused = typecheck(tsc);
+    expect(refused.ok).toBe(false);
+    expect(refused.output).toContain(`Type '"getCompanny"' does not satisfy the constraint`);
+  }, 60_000);
+});
 
 it('bundles for the browser, minified, within 40 KB', async () => {
   await writeFile(join(consumer, 'browser.js'), "import { createPartnerClient, verifyWebhook } from '@partner-formation/client';\nglobalThis.client = { createPartnerClient, verifyWebhook };\n");

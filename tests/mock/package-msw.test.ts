@@ -14,6 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildMockPackage } from '../../mock/package/build.ts';
+import { newProjectTsc, typescriptCompilers } from '../support/typescript.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 let consumer: string;
@@ -75,7 +76,7 @@ beforeAll(async () => {
   npm('pkg', 'set', 'type=module');
   // What a frontend's project has: msw and its test runner, at the versions the kit pins; then the mock's tarball.
   npm('install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `msw@${kit.devDependencies.msw}`, `vitest@${kit.devDependencies.vitest}`);
-  execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['--init'], { cwd: consumer, stdio: 'pipe' });
+  execFileSync(newProjectTsc, ['--init'], { cwd: consumer, stdio: 'pipe' });
   const seed = await readFile(join(root, 'examples', 'seed.json'), 'utf8');
   await writeFile(join(consumer, 'mock.test.ts'), frontendTest(seed.trim()));
 }, 300_000);
@@ -90,11 +91,11 @@ it('gives working handlers in a vitest test of the project that installed it wit
   expect(stripVTControlCharacters(output)).toMatch(/Tests\s+3 passed \(3\)/);
 }, 150_000);
 
-it("compiles against the package's declarations in a default tsc --init project", () => {
+it.each(typescriptCompilers)("compiles against the package's declarations in a default tsc --init project, with $name", ({ tsc }) => {
   // Strict, nodenext: the test above as the project's own TypeScript reads it.
   const compiled = (() => {
     try {
-      return execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', consumer], { encoding: 'utf8', timeout: 120_000 });
+      return execFileSync(tsc, ['--noEmit', '-p', consumer], { encoding: 'utf8', timeout: 120_000 });
     } catch (error) {
       return String((error as { stdout?: string }).stdout ?? error);
     }
