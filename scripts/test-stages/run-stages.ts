@@ -6,6 +6,7 @@
  * output is not a terminal (CI logs, a pipe), the stages are asked for no colour codes.
  */
 import { spawn } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 
 export interface Stage {
   name: string;
@@ -14,6 +15,8 @@ export interface Stage {
   /**
    * Several at a time, started right after the first stage rather than in its place: a stage that takes much longer
    * than the others, which started last would run alone at the end (the longest first is what keeps lanes even).
+   * The stages beside it run at a lower priority (see `belowLong`), so that it gets the processor whenever it wants it
+   * and they take what it leaves.
    */
   startsEarly?: boolean;
 }
@@ -36,6 +39,7 @@ export interface RunOptions {
 export async function runStages(stages: readonly Stage[], options: RunOptions): Promise<StageResult[]> {
   const env = options.colour ? process.env : { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   const jobs = Math.max(1, Math.min(options.jobs ?? 1, stages.length));
+  const yieldsToLong = jobs > 1 && stages.some((stage) => stage.startsEarly);
   const results: StageResult[] = [];
   // One at a time, the order given (the cheapest failure first); several, the long ones beside the rest.
   const indices = stages.map((_, index) => index);
@@ -48,14 +52,22 @@ export async function runStages(stages: readonly Stage[], options: RunOptions): 
         results[index] = { name: stage.name, outcome: 'skipped', exitCode: null, seconds: 0 };
         continue;
       }
-      results[index] = await runStage(stage, env, jobs === 1, options.write);
+      results[index] = await runStage(stage, env, jobs === 1, options.write, yieldsToLong && !stage.startsEarly);
     }
   };
   await Promise.all(Array.from({ length: jobs }, lane));
   return results;
 }
 
-async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, write: (text: string) => void): Promise<StageResult> {
+/**
+ * How much lower than the run's own priority a stage beside a long one runs (a niceness, added to the run's, at most
+ * 19). The long stage sets how long the run takes; the others mostly wait on servers, browsers and timers. At the
+ * same priority, three at a time on two cores, the long stage got a third of the processor and ran last, alone
+ * (414 s); below it, the others fill what it leaves and the run took 326 s (BENCHMARKS.md, "npm test, stage by stage").
+ */
+export const belowLong = 10;
+
+async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, write: (text: string) => void, yields: boolean): Promise<StageResult> {
   const header = `\n▶ ${stage.name}: ${stage.command.join(' ')}\n`;
   if (stream) write(header);
   else write(`▷ ${stage.name} started\n`);
@@ -64,6 +76,9 @@ async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, w
   const exitCode = await new Promise<number | null>((resolve) => {
     const child = spawn(stage.command[0], stage.command.slice(1), { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });
     // Kept in the order it came, stdout and stderr together, as a terminal would have shown them.
+    // Set as soon as the stage's process exists: npm takes a while to start before it starts the stage's commands,
+    // which take the priority it has then, and so does everything they start.
+    if (yields && child.pid !== undefined) lowerPriority(child.pid);
     child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
     child.on('error', () => resolve(127));
@@ -72,6 +87,14 @@ async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, w
   const result: StageResult = { name: stage.name, outcome: exitCode === 0 ? 'passed' : 'failed', exitCode, seconds: (performance.now() - started) / 1000 };
   if (!stream) write(`${header}${Buffer.concat(output).toString('utf8')}◀ ${stage.name} ${result.outcome} in ${result.seconds.toFixed(1)} s\n`);
   return result;
+}
+
+function lowerPriority(pid: number): void {
+  try {
+    setPriority(pid, Math.min(19, getPriority() + belowLong));
+  } catch {
+    // The stage ended already, or the system refuses: it runs at the run's priority, which only makes it slower.
+  }
 }
 
 /** `wallSeconds`: how long the run took, when stages ran at once and their own times add up to more. */

@@ -27,8 +27,8 @@ export const stageScripts = [
 
 /**
  * The stages that take several times as long as any other (test:contract-changes runs the CI templates' job in a
- * clean copy, `npm ci` and all): two at a time, they start right after the first stage, so that they run beside
- * the others rather than alone at the end.
+ * clean copy, `npm ci` and all): several at a time, they start right after the first stage, so that they run beside
+ * the others rather than alone at the end, and the others run at a lower priority than they (run-stages.ts).
  */
 export const longStages: ReadonlySet<string> = new Set(['test:contract-changes']);
 

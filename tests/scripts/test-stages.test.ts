@@ -3,10 +3,10 @@
  * contract job runs a group of its stages by one script.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatSummary, runStages } from '../../scripts/test-stages/run-stages.ts';
+import { belowLong, formatSummary, runStages } from '../../scripts/test-stages/run-stages.ts';
 import { stageGroups, stageScripts } from '../../scripts/test-stages/stages.ts';
 
 const node = (code: string): [string, ...string[]] => [process.execPath, '-e', code];
@@ -65,6 +65,30 @@ describe('runStages, a long stage', () => {
     const started = output.join('').match(/▷ \S+ started/g)?.map((line) => line.split(' ')[1]);
     expect(started).toEqual(['first', 'long', 'second']);
     expect(results.map((result) => result.name)).toEqual(['first', 'second', 'long']);
+  });
+
+  it('runs beside stages that yield to it: theirs, and what they start, at a lower priority; one at a time, none', async () => {
+    // Each stage writes down its own niceness and, a moment later, that of a process it starts, as npm starts a
+    // stage's commands (to a file: one at a time, a stage's output goes straight to the terminal).
+    const folder = mkdtempSync(join(tmpdir(), 'stages-'));
+    const niceness = (name: string) => node(`const { execFileSync } = require('node:child_process'); const os = require('node:os'); ` +
+      `setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(join(folder, name))}, JSON.stringify([os.getPriority(), ` +
+      `Number(execFileSync(process.execPath, ['-e', 'console.log(require("node:os").getPriority())']))])), 200);`);
+    const reported = async (jobs: number) => {
+      const names = ['first', 'long', 'third'];
+      await runStages(names.map((name) => ({ name, command: niceness(name), startsEarly: name === 'long' })), { colour: true, jobs, write: () => undefined });
+      return Object.fromEntries(names.map((name) => [name, JSON.parse(readFileSync(join(folder, name), 'utf8')) as number[]]));
+    };
+    const base = getPriority();
+    const lower = Math.min(19, base + belowLong);
+    expect(await reported(2)).toEqual({ first: [lower, lower], long: [base, base], third: [lower, lower] });
+    expect(await reported(1)).toEqual({ first: [base, base], long: [base, base], third: [base, base] });
+  });
+
+  it('leaves every stage at the run\'s priority when none is long', async () => {
+    const output: string[] = [];
+    await runStages([{ name: 'a', command: node("console.log('nice', require('node:os').getPriority())") }, { name: 'b', command: node('') }], { colour: true, jobs: 2, write: (text) => output.push(text) });
+    expect(output.join('')).toContain(`nice ${getPriority()}\n`);
   });
 
   it('keeps its place in the order given one at a time', async () => {
