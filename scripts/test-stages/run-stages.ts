@@ -62,8 +62,9 @@ export async function runStages(stages: readonly Stage[], options: RunOptions): 
 /**
  * How much lower than the run's own priority a stage beside a long one runs (a niceness, added to the run's, at most
  * 19). The long stage sets how long the run takes; the others mostly wait on servers, browsers and timers. At the
- * same priority, three at a time on two cores, the long stage got a third of the processor and ran last, alone
- * (414 s); below it, the others fill what it leaves and the run took 326 s (BENCHMARKS.md, "npm test, stage by stage").
+ * same priority, three at a time on two cores, the long stage got a third of the processor and ended last, alone
+ * (the run 414 s); below it, the others fill what it leaves (326-389 s in five runs, against 386-410 s two at a
+ * time: BENCHMARKS.md, "npm test on two cores").
  */
 export const belowLong = 10;
 
