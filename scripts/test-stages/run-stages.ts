@@ -39,7 +39,8 @@ export interface RunOptions {
 export async function runStages(stages: readonly Stage[], options: RunOptions): Promise<StageResult[]> {
   const env = options.colour ? process.env : { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   const jobs = Math.max(1, Math.min(options.jobs ?? 1, stages.length));
-  const yieldsToLong = jobs > 1 && stages.some((stage) => stage.startsEarly);
+  // The priority of the stages beside a long one, when one runs beside them.
+  const besideLong = jobs > 1 && stages.some((stage) => stage.startsEarly) ? Math.min(19, getPriority() + belowLong) : undefined;
   const results: StageResult[] = [];
   // One at a time, the order given (the cheapest failure first); several, the long ones beside the rest.
   const indices = stages.map((_, index) => index);
@@ -52,7 +53,7 @@ export async function runStages(stages: readonly Stage[], options: RunOptions): 
         results[index] = { name: stage.name, outcome: 'skipped', exitCode: null, seconds: 0 };
         continue;
       }
-      results[index] = await runStage(stage, env, jobs === 1, options.write, yieldsToLong && !stage.startsEarly);
+      results[index] = await runStage(stage, env, jobs === 1, options.write, stage.startsEarly ? undefined : besideLong);
     }
   };
   await Promise.all(Array.from({ length: jobs }, lane));
@@ -62,13 +63,13 @@ export async function runStages(stages: readonly Stage[], options: RunOptions): 
 /**
  * How much lower than the run's own priority a stage beside a long one runs (a niceness, added to the run's, at most
  * 19). The long stage sets how long the run takes; the others mostly wait on servers, browsers and timers. At the
- * same priority, three at a time on two cores, the long stage got a third of the processor and ended last, alone
- * (the run 414 s); below it, the others fill what it leaves (326-389 s in five runs, against 386-410 s two at a
- * time: BENCHMARKS.md, "npm test on two cores").
+ * same priority, three at a time on two cores, the long stage got a third of the processor and ended last, alone;
+ * below it, the others fill what it leaves (BENCHMARKS.md, "npm test on two cores").
  */
 export const belowLong = 10;
 
-async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, write: (text: string) => void, yields: boolean): Promise<StageResult> {
+/** `priority`: the niceness the stage runs at, when not the run's own. */
+async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, write: (text: string) => void, priority: number | undefined): Promise<StageResult> {
   const header = `\n▶ ${stage.name}: ${stage.command.join(' ')}\n`;
   if (stream) write(header);
   else write(`▷ ${stage.name} started\n`);
@@ -76,10 +77,10 @@ async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, w
   const output: Buffer[] = [];
   const exitCode = await new Promise<number | null>((resolve) => {
     const child = spawn(stage.command[0], stage.command.slice(1), { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });
-    // Kept in the order it came, stdout and stderr together, as a terminal would have shown them.
     // Set as soon as the stage's process exists: npm takes a while to start before it starts the stage's commands,
     // which take the priority it has then, and so does everything they start.
-    if (yields && child.pid !== undefined) lowerPriority(child.pid);
+    if (priority !== undefined && child.pid !== undefined) lowerPriority(child.pid, priority);
+    // Kept in the order it came, stdout and stderr together, as a terminal would have shown them.
     child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
     child.on('error', () => resolve(127));
@@ -90,9 +91,9 @@ async function runStage(stage: Stage, env: NodeJS.ProcessEnv, stream: boolean, w
   return result;
 }
 
-function lowerPriority(pid: number): void {
+function lowerPriority(pid: number, priority: number): void {
   try {
-    setPriority(pid, Math.min(19, getPriority() + belowLong));
+    setPriority(pid, priority);
   } catch {
     // The stage ended already, or the system refuses: it runs at the run's priority, which only makes it slower.
   }
