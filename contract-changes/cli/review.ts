@@ -80,7 +80,8 @@ Reviews this change to the contract: what differs between openapi/ at REF and th
                       option may be repeated, and files named after it are read too
   --no-cache          lint both contracts again rather than take what the linters found of the same files before
                       (kept in node_modules/.cache/contract-review/, keyed by the contract's files, the linters'
-                      configuration and versions)
+                      configuration and versions), and build the proposed docs again rather than take the page built
+                      before of the same contract (node_modules/.cache/reference-docs/)
   -h, --help          show this help
 
 Exit status: 0 the contract does not break the latest release; 1 it does; 2 bad usage;
@@ -114,7 +115,7 @@ async function main(): Promise<number> {
   const withDocs = values.out !== undefined && asked.includes('html') && values['no-docs'] !== true && values.docs === undefined;
   // Docs that cannot be built are said, and the review goes on without them: it is the verdict CI waits for.
   let docsProblem: string | undefined;
-  const buildDocs = (proposed: JsonObject) => buildProposedDocs(proposed, join(values.out!, docsFile)).catch((error: unknown) => {
+  const buildDocs = (proposed: JsonObject) => buildProposedDocs(proposed, join(values.out!, docsFile), values['no-cache'] !== true).catch((error: unknown) => {
     docsProblem = ((error as { stderr?: string }).stderr || (error as Error).message).trim();
   });
   let review: Review;
@@ -165,10 +166,10 @@ async function readTraffic(files: readonly string[]): Promise<TrafficFile[] | nu
 }
 
 /** The reference docs as `npm run generate` builds them, of the proposed contract: what the change would publish. */
-async function buildProposedDocs(proposed: JsonObject, file: string): Promise<void> {
+async function buildProposedDocs(proposed: JsonObject, file: string, cache: boolean): Promise<void> {
   const changelog = await readFile(join(projectRoot, 'CHANGELOG.md'), 'utf8').catch(() => '');
   const title = `${String((proposed.info as JsonObject | undefined)?.title ?? 'API')} (proposed)`;
-  await buildReferenceDocs(proposed as ContractDocument, file, { projectRoot, title, changelog });
+  await buildReferenceDocs(proposed as ContractDocument, file, { projectRoot, title, changelog, cache });
 }
 
 /** The formats asked for, in the order asked, or why they cannot be written. */

@@ -10,13 +10,13 @@
  * leaves its folder or names a URL is not kept (what it reads is not all in the key), nor are findings whose message
  * names the folder itself (an unresolved reference's absolute path, which another copy would not have).
  *
- * Kept in `node_modules/.cache/contract-review/` (where tools keep caches, gone with a fresh `npm ci`), each entry a
- * file written whole (renamed into place), at most `keptEntries` of them, the oldest removed first. A cache that
- * cannot be read or written is no cache: the linters run, and the review is the same.
+ * Kept in `node_modules/.cache/contract-review/` (scripts/project-cache.ts: each entry written whole, at most
+ * `keptEntries` of them). A cache that cannot be read or written is no cache: the linters run, and the review is the
+ * same.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { installedVersion, keyHash, projectCache } from '../../scripts/project-cache.ts';
 
 const keptEntries = 64;
 
@@ -40,15 +40,15 @@ export interface LintCache<T> {
  */
 export async function lintCacheEntry<T>(rootFile: string, projectRoot: string): Promise<LintCache<T> | undefined> {
   const folder = dirname(rootFile);
-  const modules = join(projectRoot, 'node_modules');
-  const key = await keyOf(rootFile, folder, projectRoot, modules).catch(() => undefined);
-  if (key === undefined) return undefined;
-  const cacheFolder = join(modules, '.cache', 'contract-review');
-  const file = join(cacheFolder, `lint-${key}.json`);
+  const cache = await projectCache(projectRoot, 'contract-review', { keptEntries, suffix: '.json' });
+  const key = cache && (await keyOf(rootFile, folder, projectRoot).catch(() => undefined));
+  if (cache === undefined || key === undefined) return undefined;
+  const name = `lint-${key}`;
   return {
     async read() {
       try {
-        return (JSON.parse(await readFile(file, 'utf8')) as { findings: T }).findings;
+        const kept = await cache.read(name);
+        return kept === undefined ? undefined : (JSON.parse(kept.toString('utf8')) as { findings: T }).findings;
       } catch {
         return undefined;
       }
@@ -56,42 +56,27 @@ export async function lintCacheEntry<T>(rootFile: string, projectRoot: string): 
     async write(findings) {
       const text = JSON.stringify({ findings });
       if (text.includes(JSON.stringify(dirname(folder)).slice(1, -1))) return;
-      try {
-        await mkdir(cacheFolder, { recursive: true });
-        const partial = `${file}.${process.pid}.${Date.now()}.partial`;
-        await writeFile(partial, text);
-        await rename(partial, file);
-        await prune(cacheFolder);
-      } catch {
-        // A cache is an optimisation: a full disk or a read-only node_modules leaves the review as it is.
-      }
+      await cache.write(name, text);
     },
   };
 }
 
-async function keyOf(rootFile: string, folder: string, projectRoot: string, modules: string): Promise<string | undefined> {
-  if (!(await stat(modules)).isDirectory()) return undefined;
-  const hash = createHash('sha256');
-  hash.update(`root\0${relative(folder, rootFile)}\0`);
+async function keyOf(rootFile: string, folder: string, projectRoot: string): Promise<string | undefined> {
+  const hash = keyHash();
+  hash.add('root', relative(folder, rootFile));
   for (const file of await filesUnder(folder)) {
     const text = await readFile(join(folder, file));
     if (leavesFolder(text.toString('utf8'), dirname(join(folder, file)), folder)) return undefined;
-    hash.update(`contract\0${file}\0${text.length}\0`).update(text);
+    hash.add(`contract ${file}`, text);
   }
   for (const entry of configuration) {
     const path = join(projectRoot, entry);
     const files = (await stat(path).catch(() => undefined))?.isDirectory() ? (await filesUnder(path)).map((file) => join(entry, file)) : [entry];
-    for (const file of files) {
-      const text = await readFile(join(projectRoot, file)).catch(() => Buffer.from('(none)'));
-      hash.update(`configuration\0${file}\0${text.length}\0`).update(text);
-    }
+    for (const file of files) hash.add(`configuration ${file}`, await readFile(join(projectRoot, file)).catch(() => Buffer.from('(none)')));
   }
-  for (const name of linters) {
-    const manifest = await readFile(join(modules, name, 'package.json'), 'utf8').catch(() => '{}');
-    hash.update(`linter\0${name}\0${String((JSON.parse(manifest) as { version?: unknown }).version)}\0`);
-  }
-  for (const reader of readers) hash.update('reader\0').update(await readFile(reader));
-  return hash.digest('hex').slice(0, 32);
+  for (const name of linters) hash.add(`linter ${name}`, await installedVersion(projectRoot, name));
+  for (const reader of readers) hash.add('reader', await readFile(reader));
+  return hash.digest();
 }
 
 /** Every file under `folder`, by its path there, in one order. */
@@ -112,13 +97,4 @@ function leavesFolder(text: string, fileFolder: string, folder: string): boolean
     if (path !== folder && !path.startsWith(folder + sep)) return true;
   }
   return false;
-}
-
-/** Removes the oldest entries past `keptEntries`, and partial files a killed writer left. */
-async function prune(cacheFolder: string): Promise<void> {
-  const names = await readdir(cacheFolder);
-  const entries = await Promise.all(names.map(async (name) => ({ name, time: (await stat(join(cacheFolder, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
-  const stale = entries.filter(({ name, time }) => name.endsWith('.partial') && Date.now() - time > 60_000);
-  const kept = entries.filter(({ name }) => name.endsWith('.json')).sort((a, b) => b.time - a.time);
-  await Promise.all([...stale, ...kept.slice(keptEntries)].map(({ name }) => rm(join(cacheFolder, name), { force: true })));
 }

@@ -1,7 +1,7 @@
 /**
- * Redocly's problems with the contract (its bundler's and its linter's) as `npm run dev` prints them: one line each,
- * at the file and line of the source under openapi/ where an editor jumps to, errors and warnings alike (the
- * project's rules make a warning fail the lint too), each said once.
+ * Redocly's problems with the contract (its bundler's and its linter's) as `npm run dev` and `npm run generate` print
+ * them: one line each, at the file and line of the source under openapi/ where an editor jumps to, errors and warnings
+ * alike (the project's rules make a warning fail the lint too), each said once.
  */
 import { relative } from 'node:path';
 import { getLineColLocation, type NormalizedProblem } from '@redocly/openapi-core';

@@ -12,7 +12,8 @@ async function breakFile(root: string, file: string, from: string, to: string): 
   await writeFile(path, text.replace(from, to));
 }
 
-let real: LintResult[];
+// That the contract itself has no Spectral error or warning is `npm run lint:spectral` (the first stage of npm test,
+// failing on a warning): linting it here again took 3 s of CPU for the same answer.
 let broken: LintResult[];
 let copy: string;
 
@@ -32,10 +33,7 @@ beforeAll(async () => {
   const validationExample = 'openapi/components/examples/ErrorValidationFailed.yaml';
   await breakFile(copy, validationExample, 'code: E_FORMAT', 'code: E_NOT_A_FIELD_CODE');
 
-  [real, broken] = await Promise.all([
-    lint(join(repoRoot, 'openapi/openapi.yaml'), join(repoRoot, '.spectral.yaml')),
-    lint(join(copy, 'openapi/openapi.yaml'), join(copy, '.spectral.yaml')),
-  ]);
+  broken = await lint(join(copy, 'openapi/openapi.yaml'), join(copy, '.spectral.yaml'));
 }, 60_000);
 
 afterAll(async () => {
@@ -43,10 +41,6 @@ afterAll(async () => {
 });
 
 describe('the contract', () => {
-  it('has no Spectral error or warning', () => {
-    expect(real.filter((result) => result.severity <= 1)).toEqual([]);
-  });
-
   it('is guarded by the house rules: breaking a copy of it makes them fire there', () => {
     const fired = broken
       .filter((result) => houseRules.includes(result.code))
