@@ -33,7 +33,20 @@ export interface SchemaCompiler {
   component(name: string): SchemaCheck;
 }
 
-export function createSchemaCompiler(document: ContractDocument): SchemaCompiler {
+/** One compiler per document: every mock on the same document (document.ts reads a file once) shares its checks. */
+const compilers = new WeakMap<ContractDocument, SchemaCompiler>();
+
+/** The compiler of `document`, made on the first call; a check compiled once serves every caller. */
+export function schemaCompilerOf(document: ContractDocument): SchemaCompiler {
+  let compiler = compilers.get(document);
+  if (compiler === undefined) {
+    compiler = newSchemaCompiler(document);
+    compilers.set(document, compiler);
+  }
+  return compiler;
+}
+
+function newSchemaCompiler(document: ContractDocument): SchemaCompiler {
   // The verdict comes from a validator that stops at the first problem, so a value is judged in one pass over
   // what it holds; a listing of every problem is made only for a value that failed (error-listing-value.ts).
   const judge = createAjv(document, false);

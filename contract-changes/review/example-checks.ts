@@ -12,7 +12,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { ContractDocument, JsonObject } from '../../contract-model/document.ts';
-import { createSchemaCompiler, type SchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf, type SchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
 import { formatPointer, isMethod, keptOutBy, listedSubschemas, namedSubschemas, singleSubschemas, valueAt, type Side } from '../location.ts';
 import { copySchema } from '../schema-copy.ts';
@@ -65,7 +65,7 @@ function checker(contract: JsonObject): (example: Example) => string[] {
   return ({ at, schema: schemaAt, side }) => {
     const schema = valueAt(contract, schemaAt);
     if (!isObject(schema)) return [];
-    compiler ??= createSchemaCompiler(contract as ContractDocument);
+    compiler ??= schemaCompilerOf(contract as ContractDocument);
     let validate = compiled.get(side)!.get(schema);
     if (validate === undefined) {
       validate = compiler.compile(asSideSees(schema, side));

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { getLocationForJsonPath, parseWithPointers } from '@stoplight/yaml';
 import type { ContractDocument, JsonObject } from '../../contract-model/document.ts';
 import { listOperations } from '../../contract-model/operations.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 import { formatPointer } from '../location.ts';
 import type { SourceLines } from '../source-lines.ts';
 import type { Recorded, Undocumented, UndocumentedField, UndocumentedStatus } from './undocumented.ts';
@@ -136,7 +136,7 @@ interface Reusable {
 
 /** Every response an operation documents by a `$ref` of its source, and every body schema it refers to by one. */
 function reusableResponses(options: Options): Reusable[] {
-  const compiler = createSchemaCompiler(options.working as ContractDocument);
+  const compiler = schemaCompilerOf(options.working as ContractDocument);
   const byFile = new Map<string, Reusable>();
   for (const operation of listOperations(options.working as ContractDocument)) {
     for (const [status, response] of operation.responses) {

@@ -11,7 +11,7 @@ import { listOperations, type ContractOperation } from '../../contract-model/ope
 import { perOperation } from '../../contract-model/per-operation.ts';
 import { compileResponseValidator, isJsonMediaType, mediaTypeOf } from '../../contract-model/response-validator.ts';
 import { createRouter } from '../../contract-model/router.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 import { readJsonText } from '../../mock/http/json-text.ts';
 import { compileRequestValidator } from '../../mock/pipeline/request-validator.ts';
 import { locateAnswerProblem } from './answer-problems.ts';
@@ -46,7 +46,7 @@ const unchecked = (why: string): SideVerdict => ({ kind: 'unchecked', why });
 export function createExchangeCheck(contract: ContractDocument, maxBodyBytes: number): ExchangeCheck {
   const operations = listOperations(contract);
   const route = createRouter(operations);
-  const compiler = createSchemaCompiler(contract);
+  const compiler = schemaCompilerOf(contract);
   const requestValidatorOf = perOperation(operations, (operation) => compileRequestValidator(contract, operation, compiler));
   const answerValidatorOf = perOperation(operations, (operation) => compileResponseValidator(contract, operation, compiler));
   return (exchange) => {

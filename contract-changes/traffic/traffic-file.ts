@@ -10,7 +10,7 @@ import { open } from 'node:fs/promises';
 import { maskCredentials } from '../../contract-model/credentials.ts';
 import { loadContract } from '../../contract-model/document.ts';
 import { generatedPath } from '../../contract-model/generated-files.ts';
-import { createSchemaCompiler, type SchemaCheck } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf, type SchemaCheck } from '../../contract-model/schema-compiler.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
 import { contractFacts } from '../../generated/contract-facts.ts';
 import type { components } from '../../generated/mock-admin/openapi.js';
@@ -35,7 +35,7 @@ export interface TrafficFile {
 
 let schema: Promise<SchemaCheck> | undefined;
 /** The admin contract's `TrafficRecording`, compiled once. */
-const trafficSchema = (): Promise<SchemaCheck> => (schema ??= loadContract(generatedPath('mock-admin', 'openapi.json')).then((admin) => createSchemaCompiler(admin).component('TrafficRecording')));
+const trafficSchema = (): Promise<SchemaCheck> => (schema ??= loadContract(generatedPath('mock-admin', 'openapi.json')).then((admin) => schemaCompilerOf(admin).component('TrafficRecording')));
 
 export async function readTrafficFile(file: string, bounds = contractFacts.traffic): Promise<TrafficFile> {
   const text = await readBounded(file, bounds.maxBytes);

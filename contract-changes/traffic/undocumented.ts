@@ -10,7 +10,7 @@ import type { ContractDocument, JsonObject } from '../../contract-model/document
 import { listOperations, type ContractOperation } from '../../contract-model/operations.ts';
 import { isJsonMediaType, mediaTypeOf } from '../../contract-model/response-validator.ts';
 import { createRouter } from '../../contract-model/router.ts';
-import { createSchemaCompiler, type SchemaCheck } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf, type SchemaCheck } from '../../contract-model/schema-compiler.ts';
 import { formatPointer, valueAt } from '../location.ts';
 import { ofIllustratedBranches } from '../review/example-checks.ts';
 import { copySchema } from '../schema-copy.ts';
@@ -94,7 +94,7 @@ type ClosedCheck = (json: unknown) => { schemaPointer: string; name: string; val
 
 /** Each documented body schema read closed, compiled once, and what it refuses in a body: the properties it does not name. */
 function closedChecks(prepared: JsonObject): (schemaPointer: string[]) => ClosedCheck | undefined {
-  let compiler: ReturnType<typeof createSchemaCompiler> | undefined;
+  let compiler: ReturnType<typeof schemaCompilerOf> | undefined;
   const checks = new Map<string, ClosedCheck | undefined>();
   return (schemaPointer) => {
     const key = formatPointer(schemaPointer);
@@ -102,7 +102,7 @@ function closedChecks(prepared: JsonObject): (schemaPointer: string[]) => Closed
     const schema = valueAt(prepared, schemaPointer);
     let check: ClosedCheck | undefined;
     if (typeof schema === 'object' && schema !== null) {
-      compiler ??= createSchemaCompiler(prepared as ContractDocument);
+      compiler ??= schemaCompilerOf(prepared as ContractDocument);
       const validate = compiler.compile(closed(schema as JsonObject));
       check = (json) => (validate(json) ? [] : unnamedIn(validate, json, schemaPointer));
     }

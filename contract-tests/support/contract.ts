@@ -9,13 +9,13 @@ import type { OperationId } from '../../client/index.ts';
 import { loadContractSync } from '../../contract-model/document.ts';
 import { listOperations, type ContractOperation } from '../../contract-model/operations.ts';
 import { createRouter, type RouteMatch } from '../../contract-model/router.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 
 // Read synchronously: Dredd loads its hooks, which import this module, as CommonJS.
 export const contractDocument = loadContractSync();
 
 /** The bundle's schemas, compiled as the mock compiles them. */
-export const compiler = createSchemaCompiler(contractDocument);
+export const compiler = schemaCompilerOf(contractDocument);
 
 export interface SuiteOperation extends ContractOperation {
   operationId: OperationId;

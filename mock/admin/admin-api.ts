@@ -12,7 +12,7 @@ import { listOperations } from '../../contract-model/operations.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
 import { compileResponseValidator } from '../../contract-model/response-validator.ts';
 import { createRouter } from '../../contract-model/router.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 import { authenticate } from '../pipeline/authenticate.ts';
 import type { Environment, KeyChecker } from '../auth/api-keys.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -74,7 +74,7 @@ export async function createAdminChannel(options: {
   const { guard, logger, services } = options;
   const adminContract = options.adminContract ?? (await loadContract(adminContractPath));
   const operations = listOperations(adminContract);
-  const compiler = createSchemaCompiler(adminContract);
+  const compiler = schemaCompilerOf(adminContract);
   let adminDocs: Promise<Buffer> | undefined;
   const handlers = createAdminHandlers({ ...services, adminContract, adminDocs: () => (adminDocs ??= readFile(adminDocsPath)) });
 

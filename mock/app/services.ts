@@ -48,7 +48,7 @@ import { newWebhookSecret } from '../webhooks/signing.ts';
 import { documentedAnswers } from '../../contract-model/documented-answers.ts';
 import type { AnswersOf } from '../forced-answers/force-answer.ts';
 import { perOperation } from '../../contract-model/per-operation.ts';
-import { createSchemaCompiler, type SchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf, type SchemaCompiler } from '../../contract-model/schema-compiler.ts';
 import { compileRequestValidator, type RequestValidator } from '../pipeline/request-validator.ts';
 import { resetStore } from './reset.ts';
 import { secret } from './secrets.ts';
@@ -109,7 +109,7 @@ const pollMs = 250;
 export async function createServices(config: MockConfig, logger: Logger, store: Store, overrides: Overrides, carried?: KeptAcrossReload): Promise<Services> {
   const contract = overrides.contract ?? (await loadContract(config.contractPath));
   const operations = listOperations(contract);
-  const compiler = createSchemaCompiler(contract);
+  const compiler = schemaCompilerOf(contract);
   const requestValidatorOf = perOperation(operations, (op) => compileRequestValidator(contract, op, compiler));
   // Before anything starts working: a path that cannot be recorded to refuses the start with nothing to stop.
   const recording = carried ? carried.recording : config.upstream?.record === undefined ? undefined : await openRecording({ path: config.upstream.record, upstream: config.upstream.url, contract, logger }).catch((error: unknown) => {

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { asSideSees, ofIllustratedBranches } from '../../contract-changes/review/example-checks.ts';
 import type { ContractDocument, JsonObject } from '../../contract-model/document.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
 
-const compiler = createSchemaCompiler({ openapi: '3.1.0', info: { title: 'examples', version: '1' }, paths: {} } as unknown as ContractDocument);
+const compiler = schemaCompilerOf({ openapi: '3.1.0', info: { title: 'examples', version: '1' }, paths: {} } as unknown as ContractDocument);
 const problems = (schema: JsonObject, value: unknown): string[] => {
   const validate = compiler.compile(schema);
   return validate(value) ? [] : describeSchemaErrors('the example', ofIllustratedBranches(validate.errors ?? []));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultContractPath, deref, loadContract, loadContractSync, maxItemsOf } from '../../contract-model/document.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 import { sampleContract } from './fixtures.ts';
 
 let dir: string;
@@ -22,6 +23,27 @@ describe('loadContract', () => {
     const old = join(dir, 'old.json');
     await writeFile(old, JSON.stringify({ ...sampleContract(), openapi: '3.0.3' }));
     await expect(loadContract(old)).rejects.toThrow(/not an OpenAPI 3.1 document/);
+  });
+
+  it('gives the same document for the same file, and with it the same compiled checks; a changed file a new one', async () => {
+    const file = join(dir, 'kept.json');
+    await writeFile(file, JSON.stringify(sampleContract()));
+    const first = await loadContract(file);
+    expect(await loadContract(file)).toBe(first);
+    expect(loadContractSync(file)).toBe(first);
+    expect(schemaCompilerOf(first)).toBe(schemaCompilerOf(await loadContract(file)));
+    await writeFile(file, JSON.stringify({ ...sampleContract(), info: { title: 'Changed', version: '1.0.0' } }));
+    const changed = await loadContract(file);
+    expect(changed).not.toBe(first);
+    expect(changed.info).toMatchObject({ title: 'Changed' });
+    expect(schemaCompilerOf(changed)).not.toBe(schemaCompilerOf(first));
+    // A refused file keeps nothing: the next read of the good one is read again.
+    await writeFile(file, '{"openapi": "3.0.3"}');
+    await expect(loadContract(file)).rejects.toThrow(/not an OpenAPI 3.1 document/);
+    await writeFile(file, JSON.stringify(sampleContract()));
+    const again = await loadContract(file);
+    expect(again).not.toBe(changed);
+    expect(again).toEqual(first);
   });
 });
 

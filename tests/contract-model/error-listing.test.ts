@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ContractDocument } from '../../contract-model/document.ts';
-import { createSchemaCompiler, listedProblemsLimit } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf, listedProblemsLimit } from '../../contract-model/schema-compiler.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
 
 const document: ContractDocument = {
@@ -43,7 +43,7 @@ const document: ContractDocument = {
     },
   },
 };
-const compiler = createSchemaCompiler(document);
+const compiler = schemaCompilerOf(document);
 
 /** An array that counts the reads of its items. */
 function counted<T>(items: T[]): { array: T[]; reads: () => number } {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { loadContractSync } from '../../contract-model/document.ts';
 import { listOperations, type ContractOperation } from '../../contract-model/operations.ts';
 import { compileResponseValidator, type CheckedResponse } from '../../contract-model/response-validator.ts';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 import { sampleContract } from './fixtures.ts';
 
 const contract = sampleContract();
-const compiler = createSchemaCompiler(contract);
+const compiler = schemaCompilerOf(contract);
 const validatorOf = (operationId: string) =>
   compileResponseValidator(contract, listOperations(contract).find((op) => op.operationId === operationId) as ContractOperation, compiler);
 
@@ -89,7 +89,7 @@ describe('compileResponseValidator', () => {
 
 describe('a header the contract sends with some error codes only (x-sent-with-error-codes)', () => {
   const api = loadContractSync();
-  const create = compileResponseValidator(api, listOperations(api).find((op) => op.operationId === 'createCustomer') as ContractOperation, createSchemaCompiler(api));
+  const create = compileResponseValidator(api, listOperations(api).find((op) => op.operationId === 'createCustomer') as ContractOperation, schemaCompilerOf(api));
   const conflict = (code: string, headers: Record<string, string> = {}) =>
     jsonResponse(409, { payload: null, error: { code, message: 'A request with this key…', requestId: 'req_1' } }, {
       'x-request-id': 'req_1', 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-policy': '100;w=1;burst=100', 'ratelimit-reset': '1', ...headers,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createSchemaCompiler } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../contract-model/schema-compiler.ts';
 import { describeSchemaErrors } from '../../contract-model/schema-errors.ts';
 import { sampleContract } from './fixtures.ts';
 
-const compiler = createSchemaCompiler(sampleContract());
+const compiler = schemaCompilerOf(sampleContract());
 
 describe('describeSchemaErrors', () => {
   it('gives each error a line, with the pointer of the offending value', () => {

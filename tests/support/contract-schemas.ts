@@ -3,9 +3,9 @@
  * says. Built with the kit's one schema compiler, so tests, mock and contract suite read the contract the same way.
  */
 import { loadContract } from '../../contract-model/document.ts';
-import { createSchemaCompiler, type SchemaCheck } from '../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf, type SchemaCheck } from '../../contract-model/schema-compiler.ts';
 
-const compiler = createSchemaCompiler(await loadContract());
+const compiler = schemaCompilerOf(await loadContract());
 
 /** A validator of `#/components/schemas/<name>`. */
 export function contractSchema(name: string): SchemaCheck {

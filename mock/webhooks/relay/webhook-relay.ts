@@ -20,7 +20,7 @@ import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { components } from '../../../generated/mock-admin/openapi.js';
 import type { ContractDocument } from '../../../contract-model/document.ts';
-import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../../contract-model/schema-compiler.ts';
 import { compileWebhookCheck, type WebhookCheck } from '../../../contract-model/webhook-check.ts';
 import { ApiError, notFound } from '../../http/api-error.ts';
 import { queueFull } from '../full-queue.ts';
@@ -61,7 +61,7 @@ export function createWebhookRelay(options: { store: Store; outbox: WebhookOutbo
   let compiled: { check: WebhookCheck; isEventId: (id: string) => boolean } | undefined;
   const contractChecks = () => {
     if (compiled) return compiled;
-    const compiler = createSchemaCompiler(options.contract);
+    const compiler = schemaCompilerOf(options.contract);
     const eventId = compiler.component('EventId');
     return (compiled = { check: compileWebhookCheck(options.contract, compiler), isEventId: (id: string) => eventId(id) === true });
   };

@@ -13,7 +13,7 @@ import { listOperations } from '../../../contract-model/operations.ts';
 import { createRouter } from '../../../contract-model/router.ts';
 import { createPrismEngine } from '../../../mock/pipeline/prism-engine.ts';
 import { compileRequestValidator, type RequestValidator } from '../../../mock/pipeline/request-validator.ts';
-import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../../contract-model/schema-compiler.ts';
 import { contract, customerBody, example } from '../support/http-fixtures.ts';
 import { closeCheckingJournal } from '../support/journal-check.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
@@ -130,7 +130,7 @@ const knownDivergences: Case[] = [
 const document = contract as ContractDocument;
 const operations = listOperations(document);
 const route = createRouter(operations);
-const compiler = createSchemaCompiler(document);
+const compiler = schemaCompilerOf(document);
 const validators = new Map<string, RequestValidator>();
 const prism = createPrismEngine(document);
 

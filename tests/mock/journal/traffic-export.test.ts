@@ -4,7 +4,7 @@
  * documents and the bodies as the journal keeps them, and never a key; with a key, only that partner's requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../../contract-model/schema-compiler.ts';
 import { loadContract } from '../../../contract-model/document.ts';
 import { adminContractPath } from '../../../mock/admin/admin-api.ts';
 import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
@@ -15,7 +15,7 @@ import { trafficDocument } from '../../../mock/journal/traffic-document.ts';
 import type { TrafficExchange } from '../../../mock/journal/traffic-exchange.ts';
 
 type TrafficRecording = components['schemas']['TrafficRecording'];
-const isTrafficRecording = createSchemaCompiler(await loadContract(adminContractPath)).component('TrafficRecording');
+const isTrafficRecording = schemaCompilerOf(await loadContract(adminContractPath)).component('TrafficRecording');
 
 let mock: TestMock;
 beforeAll(async () => {

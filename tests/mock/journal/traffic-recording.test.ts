@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract-model/document.ts';
-import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../../contract-model/schema-compiler.ts';
 import { contractFacts } from '../../../generated/contract-facts.ts';
 import type { components } from '../../../generated/mock-admin/openapi.js';
 import { adminContractPath } from '../../../mock/admin/admin-api.ts';
@@ -17,7 +17,7 @@ import { customerBody, newIdempotencyKey } from '../support/http-fixtures.ts';
 import { sandboxKey, startTestMock, type TestMock } from '../support/mock-harness.ts';
 
 type TrafficRecording = components['schemas']['TrafficRecording'];
-const isTrafficRecording = createSchemaCompiler(await loadContract(adminContractPath)).component('TrafficRecording');
+const isTrafficRecording = schemaCompilerOf(await loadContract(adminContractPath)).component('TrafficRecording');
 
 let folder: string;
 beforeAll(async () => {

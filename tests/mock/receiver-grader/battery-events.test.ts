@@ -7,7 +7,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract-model/document.ts';
-import { createSchemaCompiler } from '../../../contract-model/schema-compiler.ts';
+import { schemaCompilerOf } from '../../../contract-model/schema-compiler.ts';
 import { compileWebhookCheck } from '../../../contract-model/webhook-check.ts';
 import { contractExampleEvents, withFreshIds } from '../../../mock/receiver-grader/battery-events.ts';
 import { gradeReceiver } from '../../../mock/receiver-grader/grade.ts';
@@ -15,7 +15,7 @@ import type { ReceiverGrade } from '../../../mock/receiver-grader/report-types.t
 import { receiverSecret, startServer } from './support/receivers.ts';
 
 const contract = await loadContract();
-const check = compileWebhookCheck(contract, createSchemaCompiler(contract));
+const check = compileWebhookCheck(contract, schemaCompilerOf(contract));
 let report: ReceiverGrade;
 let close: () => Promise<void>;
 
