@@ -27,8 +27,10 @@ export const slowGroups = {
  */
 const workersOf: Partial<Record<keyof typeof slowGroups, number>> = { state: 2, browser: 2, 'contract-changes': 2 };
 
-/** What a group needs besides its files: the example app's tests run in jsdom, its JSX Preact's, its set-up its own. */
-const settingsOf: Partial<Record<keyof typeof slowGroups, Pick<TestProjectInlineConfiguration, 'oxc' | 'resolve'> & { test?: { environment?: string; setupFiles?: string[] } }>> = {
+/** What a group needs besides its files: the mock's package built once; the example app's tests in jsdom, its JSX Preact's, its set-up its own. */
+const settingsOf: Partial<Record<keyof typeof slowGroups, Pick<TestProjectInlineConfiguration, 'oxc' | 'resolve'> & { test?: { environment?: string; setupFiles?: string[]; globalSetup?: string[] } }>> = {
+  // The mock's package, built once for the group's files that install it.
+  packages: { test: { globalSetup: ['tests/support/mock-package-setup.ts'] } },
   examples: {
     oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
     // The package's name, as the app imports it, resolved to its source here.

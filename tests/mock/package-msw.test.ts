@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildMockPackage } from '../../mock/package/build.ts';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { newProjectTsc, typescriptCompilers } from '../support/typescript.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -68,7 +67,7 @@ it('refuses an option that is not one, with a code to branch on', async () => {
 `;
 
 beforeAll(async () => {
-  const tarball = await buildMockPackage();
+  const tarball = inject('mockPackage');
   const kit = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   consumer = await mkdtemp(join(tmpdir(), 'mock-msw-consumer-'));
   const npm = (...args: string[]) => execFileSync('npm', args, { cwd: consumer, stdio: 'pipe' });
