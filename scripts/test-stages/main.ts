@@ -27,8 +27,8 @@ The stages CI's contract job runs, which need nothing but Node, are a group, con
   --bail          start no stage after the first that fails
   --only LIST     run only these stages (comma-separated names from the lists above: stages or groups)
   --jobs N        how many stages run at once (default 3: most of a stage's time is spent waiting on servers,
-                  browsers and child processes; on two cores three took 326-389 s in six runs where two took
-                  386-410 s in three, and four were slower again)
+                  browsers and child processes; on two cores, side by side, three took 326-389 s in six runs
+                  where two took 386-410 s in three, and four were slower again: BENCHMARKS.md)
   -h, --help      show this help`;
 
 const { values } = parseArgs({ options: { bail: { type: 'boolean' }, only: { type: 'string' }, jobs: { type: 'string', default: '3' }, help: { type: 'boolean', short: 'h' } } });
