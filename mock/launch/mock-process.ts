@@ -30,10 +30,14 @@ export interface MockProcess {
 
 const defaultStartTimeoutMs = 30_000;
 
-/** `node scripts/build-mock.mjs`: writes the bundle in .build/ that `npm start` runs too. */
+/**
+ * `node scripts/build-mock.mjs --if-changed`: writes the bundle in .build/ that `npm start` runs too, when anything it
+ * is built from changed since it was. Another checkout (`root`, a benchmark's baseline) is built whatever it holds:
+ * an older one may not know the flag.
+ */
 export async function buildMock(options: { signal?: AbortSignal; root?: string } = {}): Promise<void> {
   try {
-    await promisify(execFile)(process.execPath, ['scripts/build-mock.mjs'], { cwd: options.root ?? projectRoot, signal: options.signal });
+    await promisify(execFile)(process.execPath, ['scripts/build-mock.mjs', ...(options.root === undefined ? ['--if-changed'] : [])], { cwd: options.root ?? projectRoot, signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const { stderr } = error as { stderr?: string };

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const { mockArgs: args, announcement } = chosen;
   log(announcement);
   await mkdir(devFolder, { recursive: true });
-  await run(process.execPath, [join(projectRoot, 'scripts', 'build-mock.mjs')]);
+  await run(process.execPath, [join(projectRoot, 'scripts', 'build-mock.mjs'), '--if-changed']);
 
   const checker = createContractChecker();
   const mock = createDevMock({

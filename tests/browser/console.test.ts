@@ -34,7 +34,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   // The console is built with the mock's bundle, as `npm start` does.
-  execFileSync(process.execPath, ['scripts/build-mock.mjs', '--quiet'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-mock.mjs', '--quiet', '--if-changed'], { stdio: 'inherit' });
   mkdirSync(screenshots, { recursive: true });
   [browser, mock, receiver] = await Promise.all([launchChromium(), startTestMock({ formationTimeline: 'manual', webhookRetryDelaysMs: [10, 10] }), startReceiver('whsec_placeholder', () => ({ status: 200 }))]);
   const endpoint = await createEndpoint(mock, sandboxKey, { url: receiver.url });

@@ -40,7 +40,7 @@ async function endpointWithReceiver(verifies: boolean): Promise<string> {
 
 beforeAll(async () => {
   // The console is built with the mock's bundle, as `npm start` does.
-  execFileSync(process.execPath, ['scripts/build-mock.mjs', '--quiet'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-mock.mjs', '--quiet', '--if-changed'], { stdio: 'inherit' });
   mkdirSync(screenshots, { recursive: true });
   [browser, mock] = await Promise.all([launchChromium(), startTestMock()]);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
