@@ -3,33 +3,20 @@
  * not fit the changes and releases one that does (release file, info.version, generated/, CHANGELOG.md), and
  * `check:breaking` fails on a breaking edit with a report that names it.
  */
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRelease, unreleasedNotes, unreleasedPlaceholder } from '../../contract-changes/changelog-file.ts';
 import { parseVersion, refuseVersion } from '../../contract-changes/releases.ts';
+import { runCommand, type CommandResult } from '../support/run-command.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 let project: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(script: string, ...args: string[]): Promise<Run> {
+function run(script: string, ...args: string[]): Promise<CommandResult> {
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-  try {
-    const { stdout, stderr } = await promisify(execFile)(join(project, 'node_modules', '.bin', 'tsx'), [join(project, script), ...args], { cwd: project, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout = '', stderr = '' } = error as { code: number; stdout?: string; stderr?: string };
-    return { code, stdout, stderr };
-  }
+  return runCommand(join(project, 'node_modules', '.bin', 'tsx'), [join(project, script), ...args], { cwd: project, env });
 }
 
 const release = (...args: string[]) => run('contract-changes/cli/release.ts', ...args);

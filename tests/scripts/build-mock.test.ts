@@ -3,12 +3,11 @@
  * on a copy of what the bundle is built from, it builds when there is no build, not again while nothing changed, and
  * again once a file the bundle read changes; it refuses `--outdir` and `--entry` beside it, whose builds note nothing.
  */
-import { execFile } from 'node:child_process';
 import { appendFile, cp, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCommand } from '../support/run-command.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 // What the bundle and the console are built from (.build/inputs.json names files of these), and the settings noted.
@@ -25,15 +24,7 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-const build = async (...args: string[]) => {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['scripts/build-mock.mjs', ...args], { cwd: folder });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout = '', stderr = '' } = error as { code: number; stdout?: string; stderr?: string };
-    return { code, stdout, stderr };
-  }
-};
+const build = (...args: string[]) => runCommand(process.execPath, ['scripts/build-mock.mjs', ...args], { cwd: folder });
 const builtAt = async () => (await stat(join(folder, '.build', 'main.mjs'))).mtimeMs;
 
 it('builds when there is no build, not again while nothing changed, and again once a file it read changed', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { reviewChange, type Review } from '../../../contract-changes/review/review.ts';
+import { runCommand, type CommandResult } from '../../support/run-command.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
 // What `npm run review` reads (with --out, the docs' build and CHANGELOG.md too; with --traffic, the mock's request
@@ -18,20 +19,14 @@ const copied = [
   '.ci/on-node.cjs', 'scripts', 'CHANGELOG.md', 'contract-tests/traffic/contract-suite.json',
 ];
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 export interface ReviewProject {
   folder: string;
   /** Replaces `from` by `to` in a file of the copy. */
   edit(file: string, from: string, to: string): Promise<void>;
   /** Runs a command in the copy, as CI would. */
-  run(command: string, args: readonly string[], env?: Record<string, string>): Promise<Run>;
+  run(command: string, args: readonly string[], env?: Record<string, string>): Promise<CommandResult>;
   /** `npm run review -- …`, without npm's own lines. */
-  review(...args: string[]): Promise<Run>;
+  review(...args: string[]): Promise<CommandResult>;
   /** The command `review` runs: tsx and the script. */
   reviewCommand: readonly [string, string];
   git(...args: string[]): Promise<string>;
@@ -53,15 +48,7 @@ export async function createReviewProject({ codeAt }: { codeAt?: string } = {}):
   }
   await symlink(join(root, 'node_modules'), join(folder, 'node_modules'));
   const quiet = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-  const run = async (command: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> => {
-    try {
-      const { stdout, stderr } = await promisify(execFile)(command, [...args], { cwd: folder, env: { ...process.env, ...quiet, ...env }, maxBuffer: 64 * 1024 * 1024 });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const { code, stdout = '', stderr = '' } = error as { code: number; stdout?: string; stderr?: string };
-      return { code, stdout, stderr };
-    }
-  };
+  const run = (command: string, args: readonly string[], env: Record<string, string> = {}): Promise<CommandResult> => runCommand(command, args, { cwd: folder, env: { ...process.env, ...quiet, ...env } });
   const git = async (...args: string[]): Promise<string> => {
     const result = await run('git', ['-c', 'user.name=Reviewer', '-c', 'user.email=reviewer@example.com', ...args]);
     if (result.code !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
