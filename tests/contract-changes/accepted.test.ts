@@ -1,8 +1,8 @@
 /** Breaking changes accepted on purpose: matched by pointer and description, with a reason; stale entries found. */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyAccepted, readAccepted } from '../../contract-changes/accepted.ts';
 import type { ClassifiedChange } from '../../contract-changes/classify.ts';
 
@@ -37,8 +37,16 @@ describe('applyAccepted', () => {
 });
 
 describe('readAccepted', () => {
+  let folder: string;
+  let files = 0;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'accepted-'));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
   const file = async (text: string) => {
-    const path = join(await mkdtemp(join(tmpdir(), 'accepted-')), 'accepted.yaml');
+    const path = join(folder, `accepted-${(files += 1)}.yaml`);
     await writeFile(path, text);
     return path;
   };

@@ -2,12 +2,19 @@
  * The `npm test` runner: every stage runs, failures are counted, the summary fits a screen, no colour when piped; CI's
  * contract job runs a group of its stages by one script.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { belowLong, formatSummary, runStages } from '../../scripts/test-stages/run-stages.ts';
 import { stageGroups, stageScripts } from '../../scripts/test-stages/stages.ts';
+
+/** A folder for this test's files, removed when it ends. */
+function scratchFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'stages-'));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
 
 const node = (code: string): [string, ...string[]] => [process.execPath, '-e', code];
 
@@ -36,7 +43,7 @@ describe('runStages', () => {
 
 describe('runStages, two at a time', () => {
   it('runs two stages at once, and writes each one\'s output whole when it ends', async () => {
-    const flag = join(mkdtempSync(join(tmpdir(), 'stages-')), 'second-started');
+    const flag = join(scratchFolder(), 'second-started');
     // The first waits for a file the second writes: one at a time, it would wait for ever (the test's timeout).
     const waitsForSecond = `const fs = require('node:fs'); console.log('first: one'); const wait = () => fs.existsSync(${JSON.stringify(flag)}) ? (console.log('first: two'), process.exit(0)) : setTimeout(wait, 20); wait();`;
     const writes = `require('node:fs').writeFileSync(${JSON.stringify(flag)}, ''); console.log('second: one'); console.error('second: two');`;
@@ -70,7 +77,7 @@ describe('runStages, a long stage', () => {
   it('runs beside stages that yield to it: theirs, and what they start, at a lower priority; one at a time, none', async () => {
     // Each stage writes down its own niceness and, a moment later, that of a process it starts, as npm starts a
     // stage's commands (to a file: one at a time, a stage's output goes straight to the terminal).
-    const folder = mkdtempSync(join(tmpdir(), 'stages-'));
+    const folder = scratchFolder();
     const niceness = (name: string) => node(`const { execFileSync } = require('node:child_process'); const os = require('node:os'); ` +
       `setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(join(folder, name))}, JSON.stringify([os.getPriority(), ` +
       `Number(execFileSync(process.execPath, ['-e', 'console.log(require("node:os").getPriority())']))])), 200);`);
