@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatSummary, runStages, type Stage } from './run-stages.ts';
+import { chooseScratch, thisMachine } from './scratch.ts';
 import { longStages, stageGroups, stageScripts } from './stages.ts';
 
 const help = `Usage: npm test [-- --bail] [--only STAGE,…] [--jobs N]
@@ -26,6 +27,9 @@ The stages CI's contract job runs, which need nothing but Node, are a group, con
 
   --bail          start no stage after the first that fails
   --only LIST     run only these stages (comma-separated names from the lists above: stages or groups)
+Scratch files (the tests write and delete about 1.5 GB in a run) go where TMPDIR says; without it, to a folder of
+/dev/shm when that is a memory file system with room to spare (scratch.ts), else to the system's temporary directory.
+
   --jobs N        how many stages run at once (default 3: most of a stage's time is spent waiting on servers,
                   browsers and child processes; on two cores, side by side, three took 326-389 s in six runs
                   where two took 386-410 s in three, and four were slower again: BENCHMARKS.md)
@@ -47,6 +51,10 @@ if (values.help) {
     process.exitCode = 2;
   } else {
     const stages: Stage[] = stageScripts.filter((name) => !only || only.includes(name)).map((name) => ({ name, command: ['npm', 'run', '--silent', name], startsEarly: longStages.has(name) }));
+    // Every stage, and all it starts, takes its temporary directory from TMPDIR.
+    const scratch = chooseScratch(thisMachine);
+    if (scratch.folder !== undefined) process.env.TMPDIR = scratch.folder;
+    process.stdout.write(`${scratch.says}\n`);
     const started = performance.now();
     const results = await runStages(stages, { bail: values.bail === true, colour: process.stdout.isTTY === true, jobs, write: (text) => process.stdout.write(text) });
     process.stdout.write(formatSummary(results, jobs > 1 ? (performance.now() - started) / 1000 : undefined));
