@@ -27,7 +27,7 @@ The stages CI's contract job runs, which need nothing but Node, are a group, con
 
   --bail          start no stage after the first that fails
   --only LIST     run only these stages (comma-separated names from the lists above: stages or groups)
-Scratch files (the tests write and delete about 1.5 GB in a run) go where TMPDIR says; without it, to a folder of
+Scratch files (up to about 540 MB at once, written and deleted) go where TMPDIR says; without it, to a folder of
 /dev/shm when that is a memory file system with room to spare (scratch.ts), else to the system's temporary directory.
 
   --jobs N        how many stages run at once (default 3: most of a stage's time is spent waiting on servers,

@@ -1,12 +1,12 @@
 /**
  * Where the stages of `npm test` write their scratch files: the temporary directory they get (`TMPDIR`). The tests
- * write and delete about 1.5 GB of files in a run that nothing needs afterwards (the CI templates' test installs the
- * kit's 471 MB of packages into a copy of the repository; the package tests install tarballs; the review, release and
- * recording tests copy the project into git repositories of their own). On a disk the kernel journals and trims
- * every one of those writes and deletions, and what that costs grows with the churn: `npm ci` of this lockfile took
- * 29, 46 and 50 s of CPU in three runs in a row on this machine's ext4, and 24 to 27 s in memory (BENCHMARKS.md,
- * "Scratch files in memory"). So, unless `TMPDIR` says where they go, they go to a folder of `/dev/shm` when that is
- * a memory file system with room for a run's peak (about 550 MB) several times over, and in the system's temporary
+ * write and delete files that nothing needs afterwards (the CI templates' test installs the kit's 471 MB of packages
+ * into a copy of the repository; the package tests install tarballs; the review, release and recording tests copy
+ * the project into git repositories of their own): up to about 540 MB at once. On a disk the kernel journals and
+ * trims every one of those writes and deletions, and what that costs grows with the churn: `npm ci` of this lockfile
+ * took 29, 46 and 50 s of CPU in three runs in a row on this machine's ext4, and 24 to 27 s in memory
+ * (BENCHMARKS.md, "Scratch files in memory"). So, unless `TMPDIR` says where they go, they go to a folder of
+ * `/dev/shm` when that is a memory file system with room for that several times over, and to the system's temporary
  * directory otherwise (a container's default 64 MB `/dev/shm` is too small, and is left alone).
  */
 import { lstatSync, mkdirSync, statfsSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 /** Linux's `statfs` type of a tmpfs. */
 const tmpfsType = 0x01021994;
-/** What the memory file system and the memory must have free: a run peaks at about 550 MB of scratch files. */
+/** What the memory file system must have free (the memory, twice that): a run peaks at about 540 MB of scratch files. */
 export const neededBytes = 2 * 1024 ** 3;
 
 export interface ScratchChoice {
