@@ -25,11 +25,12 @@ The tests of tests/ and examples/ run in groups, one stage each (vitest.config.t
 The stages CI's contract job runs, which need nothing but Node, are a group, contract-job (\`npm run test:contract-job\`):
   ${stageGroups['contract-job'].join(', ')}
 
+Scratch files (up to about 540 MB at once, written and deleted) go where TMPDIR says; without it, to a folder of
+/dev/shm when that is a memory file system with room to spare, else to the system's temporary directory; the run's first
+line says which, and why (scripts/test-stages/scratch.ts).
+
   --bail          start no stage after the first that fails
   --only LIST     run only these stages (comma-separated names from the lists above: stages or groups)
-Scratch files (up to about 540 MB at once, written and deleted) go where TMPDIR says; without it, to a folder of
-/dev/shm when that is a memory file system with room to spare (scratch.ts), else to the system's temporary directory.
-
   --jobs N        how many stages run at once (default 3: most of a stage's time is spent waiting on servers,
                   browsers and child processes; on two cores, side by side, three took 326-389 s in six runs
                   where two took 386-410 s in three, and four were slower again: BENCHMARKS.md)
