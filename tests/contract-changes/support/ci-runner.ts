@@ -8,16 +8,12 @@
  * upload of artifacts) is recorded for the test to check rather than done: the folder is the checkout, and Node 24
  * is first on the PATH the test gives.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { runCommand, type CommandResult } from '../../support/run-command.ts';
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+export interface Run extends CommandResult {
   /** Wall-clock seconds. */
   seconds: number;
   /** CPU seconds of the command and every process it started (user and system), when asked for. */
@@ -59,16 +55,9 @@ export function createCommandRunner(folder: string, baseEnv: Record<string, stri
   const command = cpu ? ['/usr/bin/time', '-f', 'cpu %U %S', 'bash'] : ['bash'];
   const execute = async (script: string, env: Record<string, string>): Promise<Run> => {
     const started = performance.now();
-    let result: Omit<Run, 'seconds'>;
-    try {
-      const { stdout, stderr } = await promisify(execFile)(command[0]!, [...command.slice(1), '--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
-        cwd: folder, env: { ...baseEnv, ...env }, maxBuffer: 256 * 1024 * 1024,
-      });
-      result = { code: 0, stdout, stderr };
-    } catch (error) {
-      const { code, stdout = '', stderr = '' } = error as { code: number; stdout?: string; stderr?: string };
-      result = { code: typeof code === 'number' ? code : 1, stdout, stderr };
-    }
+    const result = await runCommand(command[0]!, [...command.slice(1), '--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+      cwd: folder, env: { ...baseEnv, ...env }, maxBuffer: 256 * 1024 * 1024,
+    });
     const seconds = (performance.now() - started) / 1000;
     const time = cpu ? /(?:Command exited with non-zero status \d+\n)?cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr) : null;
     if (time === null) return { ...result, seconds };
