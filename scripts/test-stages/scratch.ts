@@ -48,7 +48,8 @@ export function chooseScratch(machine: ScratchMachine): ScratchChoice {
   const memory = machine.statfs(machine.memoryFolder);
   if (memory === undefined || memory.type !== tmpfsType) return fallback(`${machine.memoryFolder} is not a memory file system`);
   if (memory.freeBytes < neededBytes) return fallback(`${machine.memoryFolder} has ${gib(memory.freeBytes)} free, less than the ${gib(neededBytes)} a run may need`);
-  if (machine.freeMemory() < 2 * neededBytes) return fallback(`${gib(machine.freeMemory())} of memory free, less than ${gib(2 * neededBytes)}`);
+  const freeMemory = machine.freeMemory();
+  if (freeMemory < 2 * neededBytes) return fallback(`${gib(freeMemory)} of memory free, less than ${gib(2 * neededBytes)}`);
   const folder = join(machine.memoryFolder, `partner-formation-kit-${machine.uid}`);
   const refused = machine.ownFolder(folder, machine.uid);
   if (refused !== undefined) return fallback(`${folder} ${refused}`);
